@@ -1,0 +1,304 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Locked ioctl wrappers: run an ioctl handler under the Big Kernel Lock or
+ * under a lock the driver owns, for the native and the compat entry point.
+ *
+ * Copyright (C) 2026 The locked-ioctl authors
+ *
+ * See Documentation/locking/locked-ioctl.rst.
+ */
+#ifndef _LINUX_LOCKED_IOCTL_H
+#define _LINUX_LOCKED_IOCTL_H
+
+#include <linux/build_bug.h>
+#include <linux/compat.h>
+#include <linux/fs.h>
+#include <linux/mutex.h>
+#ifdef CONFIG_BKL
+#include <linux/smp_lock.h>
+#endif
+
+/**
+ * DOC: Locked ioctl wrappers
+ *
+ * Each DEFINE_*_IOCTL() generator below defines one ``static long`` function
+ * with the signature of &file_operations.unlocked_ioctl and .compat_ioctl,
+ * named by its first argument.  The function takes a lock, calls the driver's
+ * handler with the arguments it expects, drops the lock and returns the
+ * handler's return value unchanged.  The generated function's parameters
+ * are called ``file``, ``cmd`` and ``arg``; a lock expression may use
+ * ``file``.
+ *
+ * ===================================== ====== ================================
+ * generator                             lock   handler signature
+ * ===================================== ====== ================================
+ * DEFINE_BKL_IOCTL()                    BKL    int (inode, file, cmd, arg)
+ * DEFINE_BKL_COMPAT_IOCTL()             BKL    same, arg through compat_ptr()
+ * DEFINE_BKL_UNLOCKED_IOCTL()           BKL    long (file, cmd, arg)
+ * DEFINE_LOCKED_IOCTL()                 mutex  long (file, cmd, arg)
+ * DEFINE_LOCKED_COMPAT_IOCTL()          mutex  same, arg through compat_ptr()
+ * DEFINE_LOCKED_IOCTL_INTERRUPTIBLE()   mutex  long (file, cmd, arg)
+ * DEFINE_GUARDED_IOCTL()                guard  long (file, cmd, arg)
+ * ===================================== ====== ================================
+ *
+ * The compat forms exist so that a driver never has a locked native path and
+ * an unlocked compat path.  A driver whose ioctl ABI is the same for 32-bit
+ * callers (only pointers differ) uses a ``_COMPAT`` form, which passes
+ * compat_ptr(arg) to the same handler.  A driver with its own compat handler
+ * wraps that with the ``_UNLOCKED``/generic form like any other handler.
+ *
+ * The BKL forms exist only with CONFIG_BKL=y; with CONFIG_BKL=n a remaining
+ * user fails to compile with a message that names the fix.  The mutex and
+ * guard forms need no BKL and are what a converted driver keeps.
+ */
+
+/*
+ * The workers define the function as prefix##name with an empty prefix: the
+ * paste marks them, for checkpatch too, as macros that define a function,
+ * where a return statement is expected.
+ */
+
+/* Worker: run @call, which may use file/cmd/arg, under the BKL. */
+#define __DEFINE_BKL_IOCTL(prefix, name, call)				\
+static long prefix##name(struct file *file, unsigned int cmd, unsigned long arg)	\
+{									\
+	long ret;							\
+									\
+	lock_kernel();							\
+	ret = call;							\
+	unlock_kernel();						\
+	return ret;							\
+}
+
+/* Worker: run @call, which may use file/cmd/arg, under the mutex @lock. */
+#define __DEFINE_LOCKED_IOCTL(prefix, name, lock, call)			\
+static long prefix##name(struct file *file, unsigned int cmd, unsigned long arg)	\
+{									\
+	struct mutex *__lock = (lock);					\
+	long ret;							\
+									\
+	mutex_lock(__lock);						\
+	ret = call;							\
+	mutex_unlock(__lock);						\
+	return ret;							\
+}
+
+/* Worker: as __DEFINE_LOCKED_IOCTL(), but a signal aborts the wait with @err. */
+#define __DEFINE_LOCKED_IOCTL_INTERRUPTIBLE(prefix, name, lock, err, call) \
+static long prefix##name(struct file *file, unsigned int cmd, unsigned long arg)	\
+{									\
+	struct mutex *__lock = (lock);					\
+	long ret;							\
+									\
+	if (mutex_lock_interruptible(__lock))				\
+		return err;						\
+	ret = call;							\
+	mutex_unlock(__lock);						\
+	return ret;							\
+}
+
+#define __LOCKED_IOCTL_COMPAT_ARG(arg)	((unsigned long)compat_ptr(arg))
+
+#ifdef CONFIG_BKL
+
+/**
+ * DEFINE_BKL_IOCTL() - define an unlocked_ioctl that calls an old-style
+ *			handler under the Big Kernel Lock
+ * @name: name of the function to define
+ * @fn: the handler, ``int fn(struct inode *, struct file *, unsigned int,
+ *	unsigned long)``, the signature of the old &file_operations.ioctl
+ *
+ * Defines ``static long name(struct file *file, unsigned int cmd, unsigned
+ * long arg)``, which takes the BKL, calls @fn with file_inode(file) and its
+ * own arguments, drops the BKL and returns what @fn returned.  This is the
+ * locking the VFS did around .ioctl, pushed down into the driver, where it
+ * can be found with grep and removed when the driver no longer needs it.
+ * Use it once per handler; pair it with DEFINE_BKL_COMPAT_IOCTL() when the
+ * driver has a 32-bit compat entry point.
+ *
+ * Example::
+ *
+ *	static int foo_ioctl(struct inode *inode, struct file *file,
+ *			     unsigned int cmd, unsigned long arg);
+ *	DEFINE_BKL_IOCTL(foo_unlocked_ioctl, foo_ioctl);
+ *	DEFINE_BKL_COMPAT_IOCTL(foo_compat_ioctl, foo_ioctl);
+ *
+ *	static const struct file_operations foo_fops = {
+ *		.unlocked_ioctl	= foo_unlocked_ioctl,
+ *		.compat_ioctl	= foo_compat_ioctl,
+ *	};
+ *
+ * Context: the generated function runs in process context and sleeps.
+ */
+#define DEFINE_BKL_IOCTL(name, fn)					\
+	__DEFINE_BKL_IOCTL(, name, fn(file_inode(file), file, cmd, arg))
+
+/**
+ * DEFINE_BKL_COMPAT_IOCTL() - define a compat_ioctl that calls an old-style
+ *			       handler under the Big Kernel Lock
+ * @name: name of the function to define
+ * @fn: the handler, as for DEFINE_BKL_IOCTL()
+ *
+ * As DEFINE_BKL_IOCTL(), but @fn gets compat_ptr(arg): for a driver whose
+ * ioctl structures have the same layout for 32-bit and 64-bit callers, the
+ * way compat_ptr_ioctl() serves an unlocked driver.
+ */
+#define DEFINE_BKL_COMPAT_IOCTL(name, fn)				\
+	__DEFINE_BKL_IOCTL(, name, fn(file_inode(file), file, cmd,	\
+				    __LOCKED_IOCTL_COMPAT_ARG(arg)))
+
+/**
+ * DEFINE_BKL_UNLOCKED_IOCTL() - define an unlocked_ioctl that calls a handler
+ *				 of the same signature under the BKL
+ * @name: name of the function to define
+ * @fn: the handler, ``long fn(struct file *, unsigned int, unsigned long)``
+ *
+ * For a handler that already has the unlocked_ioctl signature (no inode), and
+ * for a driver's own compat handler, which has the same signature.
+ */
+#define DEFINE_BKL_UNLOCKED_IOCTL(name, fn)				\
+	__DEFINE_BKL_IOCTL(, name, fn(file, cmd, arg))
+
+long deprecated_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
+long deprecated_compat_ioctl(struct file *file, unsigned int cmd,
+			     unsigned long arg);
+
+#else /* !CONFIG_BKL */
+
+#define __BKL_REMOVED_MSG						\
+	"this code depends on the Big Kernel Lock: convert it (see "	\
+	"Documentation/locking/locked-ioctl.rst) or enable CONFIG_BKL"
+
+/*
+ * No BKL: every BKL generator stops the build with the fix in the message.
+ * They are used at file scope, where a static assertion is allowed.
+ */
+#define __BKL_REMOVED(name, fn)						\
+	static_assert(sizeof(#name #fn) == 0, __BKL_REMOVED_MSG)
+#define DEFINE_BKL_IOCTL(name, fn)		__BKL_REMOVED(name, fn)
+#define DEFINE_BKL_COMPAT_IOCTL(name, fn)	__BKL_REMOVED(name, fn)
+#define DEFINE_BKL_UNLOCKED_IOCTL(name, fn)	__BKL_REMOVED(name, fn)
+
+/*
+ * deprecated_ioctl is used in initialisers, where an assertion is not
+ * allowed: declaring it unavailable makes any use an error with the message.
+ * Compilers without the attribute report it as undeclared.
+ */
+#if __has_attribute(__unavailable__)
+long deprecated_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+	__attribute__((__unavailable__(__BKL_REMOVED_MSG)));
+long deprecated_compat_ioctl(struct file *file, unsigned int cmd,
+			     unsigned long arg)
+	__attribute__((__unavailable__(__BKL_REMOVED_MSG)));
+#endif
+
+#endif /* CONFIG_BKL */
+
+/**
+ * DEFINE_LOCKED_IOCTL() - define an unlocked_ioctl that calls a handler under
+ *			   a mutex the driver owns
+ * @name: name of the function to define
+ * @fn: the handler, ``long fn(struct file *, unsigned int, unsigned long)``
+ * @lock: expression for the ``struct mutex *`` to hold; evaluated once per
+ *	call, and it may use the generated function's ``file`` argument
+ *
+ * Defines ``static long name(struct file *file, unsigned int cmd, unsigned
+ * long arg)``, which holds @lock around @fn.  This is the form a driver keeps
+ * once a lock of its own has replaced the BKL: it needs no CONFIG_BKL.  Use
+ * it once per handler; wrap the compat entry point too, with
+ * DEFINE_LOCKED_COMPAT_IOCTL() or another DEFINE_LOCKED_IOCTL() around the
+ * driver's own compat handler.
+ *
+ * Example::
+ *
+ *	static DEFINE_MUTEX(foo_mutex);
+ *	static long foo_ioctl(struct file *file, unsigned int cmd,
+ *			      unsigned long arg);
+ *	DEFINE_LOCKED_IOCTL(foo_unlocked_ioctl, foo_ioctl, &foo_mutex);
+ *	DEFINE_LOCKED_COMPAT_IOCTL(foo_compat_ioctl, foo_ioctl, &foo_mutex);
+ *
+ * or, with one mutex per device::
+ *
+ *	DEFINE_LOCKED_IOCTL(bar_unlocked_ioctl, bar_ioctl,
+ *			    &((struct bar_dev *)file->private_data)->lock);
+ *
+ * Context: the generated function runs in process context and sleeps.
+ */
+#define DEFINE_LOCKED_IOCTL(name, fn, lock)				\
+	__DEFINE_LOCKED_IOCTL(, name, lock, fn(file, cmd, arg))
+
+/**
+ * DEFINE_LOCKED_COMPAT_IOCTL() - define a compat_ioctl that calls a handler
+ *				  under a mutex the driver owns
+ * @name: name of the function to define
+ * @fn: the handler, as for DEFINE_LOCKED_IOCTL()
+ * @lock: as for DEFINE_LOCKED_IOCTL()
+ *
+ * As DEFINE_LOCKED_IOCTL(), but @fn gets compat_ptr(arg).
+ */
+#define DEFINE_LOCKED_COMPAT_IOCTL(name, fn, lock)			\
+	__DEFINE_LOCKED_IOCTL(, name, lock,				\
+			      fn(file, cmd, __LOCKED_IOCTL_COMPAT_ARG(arg)))
+
+/**
+ * DEFINE_LOCKED_IOCTL_INTERRUPTIBLE() - as DEFINE_LOCKED_IOCTL(), but a signal
+ *					 may interrupt the wait for the lock
+ * @name: name of the function to define
+ * @fn: the handler, ``long fn(struct file *, unsigned int, unsigned long)``
+ * @lock: as for DEFINE_LOCKED_IOCTL()
+ * @err: what the function returns when a signal interrupts the wait, the
+ *	value the driver returned before (usually -ERESTARTSYS or -EINTR)
+ *
+ * For drivers that took their lock with mutex_lock_interruptible().
+ *
+ * Example::
+ *
+ *	DEFINE_LOCKED_IOCTL_INTERRUPTIBLE(foo_unlocked_ioctl, foo_ioctl,
+ *					  &foo_mutex, -ERESTARTSYS);
+ */
+#define DEFINE_LOCKED_IOCTL_INTERRUPTIBLE(name, fn, lock, err)		\
+	__DEFINE_LOCKED_IOCTL_INTERRUPTIBLE(, name, lock, err, fn(file, cmd, arg))
+
+/**
+ * DEFINE_LOCKED_COMPAT_IOCTL_INTERRUPTIBLE() - compat form of
+ *					DEFINE_LOCKED_IOCTL_INTERRUPTIBLE()
+ * @name: name of the function to define
+ * @fn: the handler, as for DEFINE_LOCKED_IOCTL()
+ * @lock: as for DEFINE_LOCKED_IOCTL()
+ * @err: as for DEFINE_LOCKED_IOCTL_INTERRUPTIBLE()
+ */
+#define DEFINE_LOCKED_COMPAT_IOCTL_INTERRUPTIBLE(name, fn, lock, err)	\
+	__DEFINE_LOCKED_IOCTL_INTERRUPTIBLE(, name, lock, err,		\
+			fn(file, cmd, __LOCKED_IOCTL_COMPAT_ARG(arg)))
+
+#ifdef DEFINE_GUARD
+/**
+ * DEFINE_GUARDED_IOCTL() - define an unlocked_ioctl that calls a handler under
+ *			    any lock that has a cleanup.h guard class
+ * @name: name of the function to define
+ * @fn: the handler, ``long fn(struct file *, unsigned int, unsigned long)``
+ * @class: the guard class, for example ``mutex`` or ``rwsem_write``
+ * @lock: expression for the lock, as the guard class expects it; it may use
+ *	the generated function's ``file`` argument
+ *
+ * For a driver lock that is not a mutex.  The handler runs as if in
+ * ``scoped_guard(class, lock)``.
+ *
+ * Example::
+ *
+ *	static DECLARE_RWSEM(foo_rwsem);
+ *	DEFINE_GUARDED_IOCTL(foo_unlocked_ioctl, foo_ioctl, rwsem_write,
+ *			     &foo_rwsem);
+ */
+#define DEFINE_GUARDED_IOCTL(name, fn, class, lock)			\
+	__DEFINE_GUARDED_IOCTL(, name, fn, class, lock)
+
+#define __DEFINE_GUARDED_IOCTL(prefix, name, fn, class, lock)		\
+static long prefix##name(struct file *file, unsigned int cmd, unsigned long arg)	\
+{									\
+	guard(class)(lock);						\
+	return fn(file, cmd, arg);					\
+}
+#endif
+
+#endif /* _LINUX_LOCKED_IOCTL_H */

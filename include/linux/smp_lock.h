@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The Big Kernel Lock (BKL), rebuilt as a sleeping lock for the drivers that
+ * still depend on it.
+ *
+ * Copyright (C) 2026 The locked-ioctl authors
+ *
+ * See Documentation/locking/locked-ioctl.rst for how to use it, how to port a
+ * driver away from it and how to remove it.
+ */
+#ifndef _LINUX_SMP_LOCK_H
+#define _LINUX_SMP_LOCK_H
+
+/*
+ * With CONFIG_BKL=n there is deliberately no BKL API at all: a file that still
+ * includes this header fails to build here, with the fix in the message, and
+ * not with an undefined symbol at link time.
+ */
+#ifndef CONFIG_BKL
+#error "this code depends on the Big Kernel Lock: convert it (see \
+Documentation/locking/locked-ioctl.rst) or enable CONFIG_BKL"
+#endif
+
+#include <linux/bug.h>
+#include <linux/compiler_types.h>
+#include <linux/debug_locks.h>
+#include <linux/errno.h>
+#include <linux/mutex.h>	/* and <linux/cleanup.h> where the tree has it */
+#include <linux/types.h>
+#include <linux/wait.h>
+
+/**
+ * DOC: The BKL and how it differs from the historical one
+ *
+ * lock_kernel() takes the Big Kernel Lock, unlock_kernel() drops it and
+ * kernel_locked() tells whether the current task holds it.  As before, the
+ * lock is recursive per task: a task that holds it may take it again, and it
+ * is released when the outermost unlock_kernel() runs.
+ *
+ * Unlike the historical BKL (a spinlock, later a semaphore, released by
+ * schedule() whenever its holder slept and taken back on wake-up) this BKL is
+ * a plain sleeping lock that stays held across a sleep:
+ *
+ * - It is a mutex underneath, with one lockdep class, ``kernel_lock``.  Lockdep
+ *   sees its dependencies like those of any other lock, and sparse checks the
+ *   balance of lock_kernel()/unlock_kernel() through the ``kernel_lock``
+ *   context (``make C=1``).
+ * - Every entry point may sleep (might_sleep()).  It must not be taken from
+ *   atomic context, which the historical BKL, being a spinlock at times, did
+ *   allow.
+ * - Because it is not dropped on sleep, a BKL holder that waits for something
+ *   only another BKL user can provide deadlocks.  Old drivers relied on the
+ *   implicit drop without saying so.  Such a driver must say so now: it drops
+ *   the BKL around the sleep with bkl_wait_event_interruptible(),
+ *   bkl_wait_event() or an explicit bkl_release_all()/bkl_reacquire() pair,
+ *   which release every level of recursion and take all of it back.
+ * - An unlock_kernel() by a task that does not hold the lock warns once and
+ *   changes nothing; the count is in bkl_misuse_count().
+ * - There is no scheduler hook, so a kernel without BKL users pays nothing.
+ */
+
+void _lock_kernel(unsigned long ip) __acquires(kernel_lock);
+void _unlock_kernel(unsigned long ip) __releases(kernel_lock);
+int __must_check _lock_kernel_interruptible(unsigned long ip);
+bool kernel_locked(void);
+unsigned int _bkl_release_all(unsigned long ip) __releases(kernel_lock);
+void _bkl_reacquire(unsigned int depth, unsigned long ip) __acquires(kernel_lock);
+unsigned long bkl_misuse_count(void);
+
+/*
+ * The entry points are macros so that the lock functions learn their call
+ * site (_THIS_IP_) for warnings, as the historical _lock_kernel() learnt
+ * __FILE__ and __LINE__.
+ */
+
+/**
+ * lock_kernel() - take the Big Kernel Lock
+ *
+ * Takes the BKL, sleeping until it is free.  A task that already holds it
+ * takes it again: the lock is recursive, and each lock_kernel() needs its
+ * unlock_kernel().
+ *
+ * Context: Process context; may sleep.  Not from interrupt or atomic context.
+ */
+#define lock_kernel()		_lock_kernel(_THIS_IP_)
+
+/**
+ * unlock_kernel() - drop one level of the Big Kernel Lock
+ *
+ * The lock is released when the outermost level is dropped.  A task that does
+ * not hold the lock gets a one-time warning naming the call site, and the
+ * lock state is left as it was; bkl_misuse_count() counts such calls.
+ *
+ * Context: Process context, with the BKL held by the current task.
+ */
+#define unlock_kernel()		_unlock_kernel(_THIS_IP_)
+
+/**
+ * bkl_release_all() - drop every level of the Big Kernel Lock before a sleep
+ *
+ * For a BKL holder that is about to sleep waiting for another BKL user, which
+ * the historical BKL allowed by dropping the lock in schedule().  Hand the
+ * return value to bkl_reacquire() after the sleep.  Prefer
+ * bkl_wait_event_interruptible(), which pairs the two.
+ *
+ * Context: Process context.
+ * Return: the recursion depth that was dropped, 0 when the current task did
+ * not hold the BKL (nothing is dropped then).
+ */
+#define bkl_release_all()	_bkl_release_all(_THIS_IP_)
+
+/**
+ * bkl_reacquire() - take back the Big Kernel Lock after bkl_release_all()
+ * @depth: the value bkl_release_all() returned
+ *
+ * Takes the BKL and restores the recursion depth; does nothing when @depth is
+ * 0.
+ *
+ * Context: Process context; may sleep.  The current task must not hold the BKL.
+ */
+#define bkl_reacquire(depth)	_bkl_reacquire(depth, _THIS_IP_)
+
+/**
+ * lock_kernel_interruptible() - take the Big Kernel Lock, unless a signal comes
+ *
+ * Like lock_kernel(), but the wait for the lock can be interrupted by a
+ * signal.  This is a macro so that sparse learns that the lock is held only
+ * when it returns 0, the way __cond_lock() teaches it about spin_trylock().
+ *
+ * Context: Process context; may sleep.
+ * Return: 0 with the lock held, or -EINTR without it.
+ */
+#define lock_kernel_interruptible()					\
+	(_lock_kernel_interruptible(_THIS_IP_) ? -EINTR :		\
+	 ({ __acquire(kernel_lock); 0; }))
+
+/**
+ * cycle_kernel_lock() - take the Big Kernel Lock and drop it again
+ *
+ * Waits until no other task holds the BKL.  Old open() routines did this to
+ * make sure that an initialisation which ran under the BKL had finished.
+ *
+ * Context: Process context; may sleep.  Must not be called with the BKL held.
+ */
+static inline void cycle_kernel_lock(void)
+{
+	lock_kernel();
+	unlock_kernel();
+}
+
+/**
+ * bkl_wait_event_interruptible() - sleep until a condition holds, BKL dropped
+ * @wq: the wait queue to wait on
+ * @condition: a C expression for the event to wait for
+ *
+ * The historical BKL was released whenever its holder slept.  This BKL is
+ * not, so a driver that sleeps with it held, waiting for something another BKL
+ * user provides, uses this instead of wait_event_interruptible(): every level
+ * of the BKL is released for the sleep and taken back afterwards.  The caller
+ * must hold the BKL.  Any state read under the BKL before the sleep may have
+ * changed when it returns.
+ *
+ * Context: Process context with the BKL held; sleeps.
+ * Return: 0 when @condition became true, -ERESTARTSYS when a signal came.
+ */
+#define bkl_wait_event_interruptible(wq, condition)			\
+({									\
+	unsigned int __bkl_depth = bkl_release_all();			\
+	int __bkl_ret = wait_event_interruptible(wq, condition);	\
+									\
+	bkl_reacquire(__bkl_depth);					\
+	__bkl_ret;							\
+})
+
+/**
+ * bkl_wait_event() - sleep uninterruptibly until a condition holds, BKL dropped
+ * @wq: the wait queue to wait on
+ * @condition: a C expression for the event to wait for
+ *
+ * As bkl_wait_event_interruptible(), but the sleep cannot be interrupted.
+ *
+ * Context: Process context with the BKL held; sleeps.
+ */
+#define bkl_wait_event(wq, condition)					\
+do {									\
+	unsigned int __bkl_depth = bkl_release_all();			\
+									\
+	wait_event(wq, condition);					\
+	bkl_reacquire(__bkl_depth);					\
+} while (0)
+
+/**
+ * lockdep_assert_kernel_locked() - warn unless the current task holds the BKL
+ *
+ * For functions that rely on their caller holding the Big Kernel Lock.
+ * Compiled out without CONFIG_LOCKDEP, like lockdep_assert_held().
+ */
+#ifdef CONFIG_LOCKDEP
+#define lockdep_assert_kernel_locked()	WARN_ON_ONCE(debug_locks && !kernel_locked())
+#else
+#define lockdep_assert_kernel_locked()	do { } while (0)
+#endif
+
+#ifdef DEFINE_LOCK_GUARD_0
+/*
+ * guard(bkl)() and scoped_guard(bkl) hold the BKL to the end of the scope.
+ * Sparse does not follow cleanup handlers, so a function that uses them may
+ * get a context imbalance report from "make C=1"; the explicit calls do not.
+ */
+DEFINE_LOCK_GUARD_0(bkl, lock_kernel(), unlock_kernel())
+#endif
+
+#endif /* _LINUX_SMP_LOCK_H */
