@@ -12,17 +12,20 @@
 #include <linux/export.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/pid.h>
 #include <linux/sched.h>
+#include <linux/sched/debug.h>
 #include <linux/smp_lock.h>
 
 /*
- * The mutex gives the BKL its lockdep class ("kernel_lock") and its sleeping
- * wait.  Recursion is counted beside it: only the owner ever writes
+ * The mutex gives the BKL its lockdep class ("kernel_lock_mutex") and its
+ * sleeping wait; sparse knows the lock as the context "kernel_lock", from the
+ * annotations of the declarations in <linux/smp_lock.h>, which it trusts.  Recursion is counted beside it: only the owner ever writes
  * kernel_lock_owner to itself or kernel_lock_depth, so the owner reads both
  * without further locking and other tasks only ever compare the owner with
  * themselves.
  */
-static DEFINE_MUTEX(kernel_lock);
+static DEFINE_MUTEX(kernel_lock_mutex);
 static struct task_struct *kernel_lock_owner;
 static unsigned int kernel_lock_depth;
 static atomic_long_t kernel_lock_misuse = ATOMIC_LONG_INIT(0);
@@ -52,10 +55,9 @@ static void __kernel_lock_set_owner(unsigned int depth)
 void __sched _lock_kernel(unsigned long ip)
 {
 	might_sleep();
-	__acquire(kernel_lock);
 	if (__kernel_lock_recurse())
 		return;
-	mutex_lock(&kernel_lock);
+	mutex_lock(&kernel_lock_mutex);
 	__kernel_lock_set_owner(1);
 }
 EXPORT_SYMBOL_GPL(_lock_kernel);
@@ -76,7 +78,7 @@ int __sched _lock_kernel_interruptible(unsigned long ip)
 	might_sleep();
 	if (__kernel_lock_recurse())
 		return 0;
-	ret = mutex_lock_interruptible(&kernel_lock);
+	ret = mutex_lock_interruptible(&kernel_lock_mutex);
 	if (ret)
 		return ret;
 	__kernel_lock_set_owner(1);
@@ -92,7 +94,6 @@ EXPORT_SYMBOL_GPL(_lock_kernel_interruptible);
  */
 void __sched _unlock_kernel(unsigned long ip)
 {
-	__release(kernel_lock);
 	if (WARN_ONCE(READ_ONCE(kernel_lock_owner) != current,
 		      "BKL: unlock at %pS by %s/%d, which does not hold the lock\n",
 		      (void *)ip, current->comm, task_pid_nr(current))) {
@@ -102,7 +103,7 @@ void __sched _unlock_kernel(unsigned long ip)
 	if (--kernel_lock_depth)
 		return;
 	WRITE_ONCE(kernel_lock_owner, NULL);
-	mutex_unlock(&kernel_lock);
+	mutex_unlock(&kernel_lock_mutex);
 }
 EXPORT_SYMBOL_GPL(_unlock_kernel);
 
@@ -129,13 +130,12 @@ unsigned int __sched _bkl_release_all(unsigned long ip)
 {
 	unsigned int depth;
 
-	__release(kernel_lock);
 	if (!kernel_locked())
 		return 0;
 	depth = kernel_lock_depth;
 	kernel_lock_depth = 0;
 	WRITE_ONCE(kernel_lock_owner, NULL);
-	mutex_unlock(&kernel_lock);
+	mutex_unlock(&kernel_lock_mutex);
 	return depth;
 }
 EXPORT_SYMBOL_GPL(_bkl_release_all);
@@ -151,12 +151,11 @@ EXPORT_SYMBOL_GPL(_bkl_release_all);
 void __sched _bkl_reacquire(unsigned int depth, unsigned long ip)
 {
 	might_sleep();
-	__acquire(kernel_lock);
 	if (!depth)
 		return;
 	if (WARN_ON_ONCE(kernel_locked()))
 		return;
-	mutex_lock(&kernel_lock);
+	mutex_lock(&kernel_lock_mutex);
 	__kernel_lock_set_owner(depth);
 }
 EXPORT_SYMBOL_GPL(_bkl_reacquire);

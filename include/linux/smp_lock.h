@@ -41,7 +41,7 @@ Documentation/locking/locked-ioctl.rst) or enable CONFIG_BKL"
  * schedule() whenever its holder slept and taken back on wake-up) this BKL is
  * a plain sleeping lock that stays held across a sleep:
  *
- * - It is a mutex underneath, with one lockdep class, ``kernel_lock``.  Lockdep
+ * - It is a mutex underneath, with one lockdep class, ``kernel_lock_mutex``.  Lockdep
  *   sees its dependencies like those of any other lock, and sparse checks the
  *   balance of lock_kernel()/unlock_kernel() through the ``kernel_lock``
  *   context (``make C=1``).
@@ -126,6 +126,12 @@ unsigned long bkl_misuse_count(void);
  * Like lock_kernel(), but the wait for the lock can be interrupted by a
  * signal.  This is a macro so that sparse learns that the lock is held only
  * when it returns 0, the way __cond_lock() teaches it about spin_trylock().
+ * Sparse follows that when the result goes through a variable that is also
+ * what the failure path returns::
+ *
+ *	ret = lock_kernel_interruptible();
+ *	if (ret)
+ *		return ret;
  *
  * Context: Process context; may sleep.
  * Return: 0 with the lock held, or -EINTR without it.
