@@ -20,7 +20,8 @@
 /*
  * The mutex gives the BKL its lockdep class ("kernel_lock_mutex") and its
  * sleeping wait; sparse knows the lock as the context "kernel_lock", from the
- * annotations of the declarations in <linux/smp_lock.h>, which it trusts.  Recursion is counted beside it: only the owner ever writes
+ * annotations of the declarations in <linux/smp_lock.h>, which it trusts.
+ * Recursion is counted beside it: only the owner ever writes
  * kernel_lock_owner to itself or kernel_lock_depth, so the owner reads both
  * without further locking and other tasks only ever compare the owner with
  * themselves.

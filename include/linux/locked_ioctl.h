@@ -142,6 +142,12 @@ static long prefix##name(struct file *file, unsigned int cmd, unsigned long arg)
  * As DEFINE_BKL_IOCTL(), but @fn gets compat_ptr(arg): for a driver whose
  * ioctl structures have the same layout for 32-bit and 64-bit callers, the
  * way compat_ptr_ioctl() serves an unlocked driver.
+ *
+ * Example::
+ *
+ *	DEFINE_BKL_COMPAT_IOCTL(foo_compat_ioctl, foo_ioctl);
+ *	...
+ *		.compat_ioctl	= foo_compat_ioctl,
  */
 #define DEFINE_BKL_COMPAT_IOCTL(name, fn)				\
 	__DEFINE_BKL_IOCTL(, name, fn(file_inode(file), file, cmd,	\
@@ -155,6 +161,15 @@ static long prefix##name(struct file *file, unsigned int cmd, unsigned long arg)
  *
  * For a handler that already has the unlocked_ioctl signature (no inode), and
  * for a driver's own compat handler, which has the same signature.
+ *
+ * Example::
+ *
+ *	static long foo_ioctl(struct file *file, unsigned int cmd,
+ *			      unsigned long arg);
+ *	static long foo_compat_handler(struct file *file, unsigned int cmd,
+ *				       unsigned long arg);
+ *	DEFINE_BKL_UNLOCKED_IOCTL(foo_unlocked_ioctl, foo_ioctl);
+ *	DEFINE_BKL_UNLOCKED_IOCTL(foo_compat_ioctl, foo_compat_handler);
  */
 #define DEFINE_BKL_UNLOCKED_IOCTL(name, fn)				\
 	__DEFINE_BKL_IOCTL(, name, fn(file, cmd, arg))
@@ -235,6 +250,10 @@ long deprecated_compat_ioctl(struct file *file, unsigned int cmd,
  * @lock: as for DEFINE_LOCKED_IOCTL()
  *
  * As DEFINE_LOCKED_IOCTL(), but @fn gets compat_ptr(arg).
+ *
+ * Example::
+ *
+ *	DEFINE_LOCKED_COMPAT_IOCTL(foo_compat_ioctl, foo_ioctl, &foo_mutex);
  */
 #define DEFINE_LOCKED_COMPAT_IOCTL(name, fn, lock)			\
 	__DEFINE_LOCKED_IOCTL(, name, lock,				\
@@ -266,6 +285,11 @@ long deprecated_compat_ioctl(struct file *file, unsigned int cmd,
  * @fn: the handler, as for DEFINE_LOCKED_IOCTL()
  * @lock: as for DEFINE_LOCKED_IOCTL()
  * @err: as for DEFINE_LOCKED_IOCTL_INTERRUPTIBLE()
+ *
+ * Example::
+ *
+ *	DEFINE_LOCKED_COMPAT_IOCTL_INTERRUPTIBLE(foo_compat_ioctl, foo_ioctl,
+ *						 &foo_mutex, -ERESTARTSYS);
  */
 #define DEFINE_LOCKED_COMPAT_IOCTL_INTERRUPTIBLE(name, fn, lock, err)	\
 	__DEFINE_LOCKED_IOCTL_INTERRUPTIBLE(, name, lock, err,		\
