@@ -29,17 +29,18 @@
  * are called ``file``, ``cmd`` and ``arg``; a lock expression may use
  * ``file``.
  *
- * ===================================== ====== ================================
- * generator                             lock   handler signature
- * ===================================== ====== ================================
- * DEFINE_BKL_IOCTL()                    BKL    int (inode, file, cmd, arg)
- * DEFINE_BKL_COMPAT_IOCTL()             BKL    same, arg through compat_ptr()
- * DEFINE_BKL_UNLOCKED_IOCTL()           BKL    long (file, cmd, arg)
- * DEFINE_LOCKED_IOCTL()                 mutex  long (file, cmd, arg)
- * DEFINE_LOCKED_COMPAT_IOCTL()          mutex  same, arg through compat_ptr()
- * DEFINE_LOCKED_IOCTL_INTERRUPTIBLE()   mutex  long (file, cmd, arg)
- * DEFINE_GUARDED_IOCTL()                guard  long (file, cmd, arg)
- * ===================================== ====== ================================
+ * ========================================== ====== ==============================
+ * generator                                  lock   handler signature
+ * ========================================== ====== ==============================
+ * DEFINE_BKL_IOCTL()                         BKL    int (inode, file, cmd, arg)
+ * DEFINE_BKL_COMPAT_IOCTL()                  BKL    same, arg through compat_ptr()
+ * DEFINE_BKL_UNLOCKED_IOCTL()                BKL    long (file, cmd, arg)
+ * DEFINE_LOCKED_IOCTL()                      mutex  long (file, cmd, arg)
+ * DEFINE_LOCKED_COMPAT_IOCTL()               mutex  same, arg through compat_ptr()
+ * DEFINE_LOCKED_IOCTL_INTERRUPTIBLE()        mutex  long (file, cmd, arg)
+ * DEFINE_LOCKED_COMPAT_IOCTL_INTERRUPTIBLE() mutex  same, arg through compat_ptr()
+ * DEFINE_GUARDED_IOCTL()                     guard  long (file, cmd, arg)
+ * ========================================== ====== ==============================
  *
  * The compat forms exist so that a driver never has a locked native path and
  * an unlocked compat path.  A driver whose ioctl ABI is the same for 32-bit
