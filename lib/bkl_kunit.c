@@ -17,7 +17,7 @@
 #include <linux/smp_lock.h>
 
 /* A kthread that takes the BKL and holds it until told to let go. */
-struct bkl_holder {
+struct bkl_test_holder {
 	struct completion locked;
 	struct completion release;
 	bool held_at_release;
@@ -25,7 +25,7 @@ struct bkl_holder {
 
 static int bkl_holder_fn(void *data)
 {
-	struct bkl_holder *h = data;
+	struct bkl_test_holder *h = data;
 
 	lock_kernel();
 	complete(&h->locked);
@@ -35,7 +35,7 @@ static int bkl_holder_fn(void *data)
 	return 0;
 }
 
-static struct task_struct *bkl_holder_start(struct kunit *test, struct bkl_holder *h)
+static struct task_struct *bkl_holder_start(struct kunit *test, struct bkl_test_holder *h)
 {
 	struct task_struct *t;
 
@@ -48,7 +48,7 @@ static struct task_struct *bkl_holder_start(struct kunit *test, struct bkl_holde
 	return t;
 }
 
-static void bkl_holder_stop(struct task_struct *t, struct bkl_holder *h)
+static void bkl_holder_stop(struct task_struct *t, struct bkl_test_holder *h)
 {
 	complete(&h->release);
 	kthread_stop(t);
@@ -93,7 +93,7 @@ static int bkl_try_interruptible(bool *held)
 
 static void bkl_test_interruptible(struct kunit *test)
 {
-	struct bkl_holder h;
+	struct bkl_test_holder h;
 	struct task_struct *t;
 	bool held;
 
@@ -123,7 +123,7 @@ static void bkl_test_interruptible(struct kunit *test)
 static void bkl_test_unbalanced_unlock(struct kunit *test)
 {
 	unsigned long misuse = bkl_misuse_count();
-	struct bkl_holder h;
+	struct bkl_test_holder h;
 	struct task_struct *t;
 
 	/* Not held at all: counted, and the lock still works. */
@@ -159,25 +159,26 @@ static void bkl_test_release_all(struct kunit *test)
 {
 	DECLARE_COMPLETION_ONSTACK(done);
 	struct task_struct *t;
-	unsigned int depth;
+	struct bkl_saved saved;
 
 	/* Not held: nothing to drop, nothing to take back. */
 	__acquire(kernel_lock);	/* for sparse: the pair is balanced */
-	KUNIT_EXPECT_EQ(test, bkl_release_all(), 0U);
-	bkl_reacquire(0);
+	saved = bkl_release_all();
+	KUNIT_EXPECT_EQ(test, saved.depth, 0U);
+	bkl_reacquire(saved);
 	__release(kernel_lock);
 	KUNIT_EXPECT_FALSE(test, kernel_locked());
 
 	lock_kernel();
 	lock_kernel();
-	depth = bkl_release_all();
-	KUNIT_EXPECT_EQ(test, depth, 2U);
+	saved = bkl_release_all();
+	KUNIT_EXPECT_EQ(test, saved.depth, 2U);
 	KUNIT_EXPECT_FALSE(test, kernel_locked());
 	/* Really released: another task can take it meanwhile. */
 	t = kthread_run(bkl_taker_fn, &done, "bkl_taker");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
 	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&done, 10 * HZ), 0UL);
-	bkl_reacquire(depth);
+	bkl_reacquire(saved);
 	KUNIT_EXPECT_TRUE(test, kernel_locked());
 	unlock_kernel();
 	KUNIT_EXPECT_TRUE(test, kernel_locked());

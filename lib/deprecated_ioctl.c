@@ -7,6 +7,7 @@
  *
  * See Documentation/locking/locked-ioctl.rst.
  */
+#include <linux/bkl_user.h>
 #include <linux/compat.h>
 #include <linux/export.h>
 #include <linux/fs.h>
@@ -17,14 +18,21 @@ static long __deprecated_ioctl(struct file *file, unsigned int cmd,
 			       unsigned long arg)
 {
 	const struct file_operations *fops = file->f_op;
+	struct bkl_user *user;
 	long ret;
 
 	if (!fops || !fops->locked_ioctl)
 		return -ENOTTY;
 
-	lock_kernel();
+	/*
+	 * A driver that declared itself with DEFINE_BKL_SHIM_USER() runs under
+	 * its own name; any other is unannotated, and the warning about it
+	 * names its handler rather than this function.
+	 */
+	user = bkl_user_find_handler(fops->locked_ioctl);
+	_lock_kernel(user, (unsigned long)fops->locked_ioctl);
 	ret = fops->locked_ioctl(file_inode(file), file, cmd, arg);
-	unlock_kernel();
+	_unlock_kernel(user, (unsigned long)fops->locked_ioctl);
 	return ret;
 }
 

@@ -8,14 +8,19 @@
  * See Documentation/locking/locked-ioctl.rst and include/linux/smp_lock.h.
  */
 #include <linux/atomic.h>
+#include <linux/bkl_user.h>
 #include <linux/bug.h>
 #include <linux/export.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/pid.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/sched/debug.h>
 #include <linux/smp_lock.h>
+#include <linux/string.h>
+#include <trace/events/bkl.h>
 
 /*
  * The mutex gives the BKL its lockdep class ("kernel_lock_mutex") and its
@@ -25,11 +30,18 @@
  * kernel_lock_owner to itself or kernel_lock_depth, so the owner reads both
  * without further locking and other tasks only ever compare the owner with
  * themselves.
+ *
+ * The rest of the state belongs to the holder too: the stack of annotated
+ * user sections it is in (innermost first, linked through bkl_user.outer)
+ * and since when it holds the lock.
  */
 static DEFINE_MUTEX(kernel_lock_mutex);
 static struct task_struct *kernel_lock_owner;
 static unsigned int kernel_lock_depth;
+static struct bkl_user *kernel_lock_users;
+static u64 kernel_lock_since;
 static atomic_long_t kernel_lock_misuse = ATOMIC_LONG_INIT(0);
+static atomic_long_t kernel_lock_unannotated = ATOMIC_LONG_INIT(0);
 
 static bool __kernel_lock_recurse(void)
 {
@@ -45,26 +57,138 @@ static void __kernel_lock_set_owner(unsigned int depth)
 {
 	WRITE_ONCE(kernel_lock_owner, current);
 	kernel_lock_depth = depth;
+	WRITE_ONCE(kernel_lock_since, local_clock());
+}
+
+static void __kernel_lock_clear_owner(void)
+{
+	kernel_lock_depth = 0;
+	WRITE_ONCE(kernel_lock_users, NULL);
+	WRITE_ONCE(kernel_lock_owner, NULL);
+}
+
+/*
+ * Contention is sampled before the wait, not taken from a trylock, whose
+ * acquisition lockdep would not add to the lock's dependencies.
+ */
+static void __kernel_lock_contended(struct bkl_user *user, unsigned long ip)
+{
+	if (!mutex_is_locked(&kernel_lock_mutex))
+		return;
+	if (user)
+		atomic_long_inc(&user->contended);
+	trace_lock_kernel_contended(user, 0, 0, ip);
+}
+
+#ifdef CONFIG_BKL_WARN_UNANNOTATED
+/* The call sites already warned about; the BKL protects them. */
+static unsigned long bkl_warned_sites[64];
+static unsigned int bkl_nr_warned_sites;
+
+static void bkl_warn_unannotated(unsigned long ip)
+{
+	unsigned int i;
+
+	for (i = 0; i < bkl_nr_warned_sites; i++)
+		if (bkl_warned_sites[i] == ip)
+			return;
+	if (bkl_nr_warned_sites == ARRAY_SIZE(bkl_warned_sites))
+		return;
+	bkl_warned_sites[bkl_nr_warned_sites++] = ip;
+	pr_warn("BKL: unannotated user %pS (%s/%d): declare it, see Documentation/locking/locked-ioctl.rst\n",
+		(void *)ip, current->comm, task_pid_nr(current));
+}
+#else
+static inline void bkl_warn_unannotated(unsigned long ip)
+{
+}
+#endif
+
+static void bkl_user_map_acquire(struct bkl_user *user, unsigned long ip)
+{
+#ifdef CONFIG_DEBUG_LOCK_ALLOC
+	lock_acquire_exclusive(&user->dep_map, 0, 0, NULL, ip);
+#endif
+}
+
+static void bkl_user_map_release(struct bkl_user *user, unsigned long ip)
+{
+#ifdef CONFIG_DEBUG_LOCK_ALLOC
+	lock_release(&user->dep_map, ip);
+#endif
+}
+
+/* Enter @user's section, with the BKL held; NULL is an unannotated user. */
+static void bkl_user_enter(struct bkl_user *user, unsigned long ip)
+{
+	if (!user) {
+		atomic_long_inc(&kernel_lock_unannotated);
+		bkl_warn_unannotated(ip);
+		trace_lock_kernel(NULL, kernel_lock_depth, 0, ip);
+		return;
+	}
+	atomic_long_inc(&user->hits);
+	if (!user->nest++) {
+		user->outer = kernel_lock_users;
+		WRITE_ONCE(kernel_lock_users, user);
+		user->entered_ns = local_clock();
+		bkl_user_map_acquire(user, ip);
+	}
+	trace_lock_kernel(user, kernel_lock_depth, 0, ip);
+}
+
+/* Leave @user's section, with the BKL still held. */
+static void bkl_user_exit(struct bkl_user *user, unsigned long ip)
+{
+	struct bkl_user **pos;
+	u64 held = 0;
+
+	if (!user) {
+		trace_unlock_kernel(NULL, kernel_lock_depth, 0, ip);
+		return;
+	}
+	if (WARN_ONCE(!user->nest, "BKL: %s left at %pS but not entered\n",
+		      user->name, (void *)ip))
+		return;
+	if (!--user->nest) {
+		held = local_clock() - user->entered_ns;
+		__bkl_user_account_hold(user, held);
+		bkl_user_map_release(user, ip);
+		/* Sections nest; a user that ends out of order is unlinked. */
+		for (pos = &kernel_lock_users; *pos; pos = &(*pos)->outer) {
+			if (*pos == user) {
+				WRITE_ONCE(*pos, user->outer);
+				break;
+			}
+		}
+		user->outer = NULL;
+	}
+	trace_unlock_kernel(user, kernel_lock_depth, held, ip);
 }
 
 /**
- * _lock_kernel() - take the Big Kernel Lock; use lock_kernel()
+ * _lock_kernel() - take the Big Kernel Lock; use lock_kernel() or
+ *		    lock_kernel_user()
+ * @user: the user whose section begins, or NULL for an unannotated one
  * @ip: the call site
  *
  * Context: Process context; may sleep.  Not from interrupt or atomic context.
  */
-void __sched _lock_kernel(unsigned long ip)
+void __sched _lock_kernel(struct bkl_user *user, unsigned long ip)
 {
 	might_sleep();
-	if (__kernel_lock_recurse())
-		return;
-	mutex_lock(&kernel_lock_mutex);
-	__kernel_lock_set_owner(1);
+	if (!__kernel_lock_recurse()) {
+		__kernel_lock_contended(user, ip);
+		mutex_lock(&kernel_lock_mutex);
+		__kernel_lock_set_owner(1);
+	}
+	bkl_user_enter(user, ip);
 }
 EXPORT_SYMBOL_GPL(_lock_kernel);
 
 /**
  * _lock_kernel_interruptible() - take the Big Kernel Lock unless signalled
+ * @user: the user whose section begins, or NULL for an unannotated one
  * @ip: the call site
  *
  * Use lock_kernel_interruptible(), which tells sparse about the lock.
@@ -72,28 +196,32 @@ EXPORT_SYMBOL_GPL(_lock_kernel);
  * Context: Process context; may sleep.
  * Return: 0 with the lock held, -EINTR when a signal interrupted the wait.
  */
-int __sched _lock_kernel_interruptible(unsigned long ip)
+int __sched _lock_kernel_interruptible(struct bkl_user *user, unsigned long ip)
 {
 	int ret;
 
 	might_sleep();
-	if (__kernel_lock_recurse())
-		return 0;
-	ret = mutex_lock_interruptible(&kernel_lock_mutex);
-	if (ret)
-		return ret;
-	__kernel_lock_set_owner(1);
+	if (!__kernel_lock_recurse()) {
+		__kernel_lock_contended(user, ip);
+		ret = mutex_lock_interruptible(&kernel_lock_mutex);
+		if (ret)
+			return ret;
+		__kernel_lock_set_owner(1);
+	}
+	bkl_user_enter(user, ip);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(_lock_kernel_interruptible);
 
 /**
- * _unlock_kernel() - drop one level of the Big Kernel Lock; use unlock_kernel()
+ * _unlock_kernel() - drop one level of the Big Kernel Lock; use
+ *		      unlock_kernel() or unlock_kernel_user()
+ * @user: the user whose section ends, or NULL for an unannotated one
  * @ip: the call site, named in the warning about an unbalanced unlock
  *
  * Context: Process context, with the BKL held by the current task.
  */
-void __sched _unlock_kernel(unsigned long ip)
+void __sched _unlock_kernel(struct bkl_user *user, unsigned long ip)
 {
 	if (WARN_ONCE(READ_ONCE(kernel_lock_owner) != current,
 		      "BKL: unlock at %pS by %s/%d, which does not hold the lock\n",
@@ -101,9 +229,10 @@ void __sched _unlock_kernel(unsigned long ip)
 		atomic_long_inc(&kernel_lock_misuse);
 		return;
 	}
+	bkl_user_exit(user, ip);
 	if (--kernel_lock_depth)
 		return;
-	WRITE_ONCE(kernel_lock_owner, NULL);
+	__kernel_lock_clear_owner();
 	mutex_unlock(&kernel_lock_mutex);
 }
 EXPORT_SYMBOL_GPL(_unlock_kernel);
@@ -125,39 +254,67 @@ EXPORT_SYMBOL_GPL(kernel_locked);
  * @ip: the call site
  *
  * Context: Process context.
- * Return: the recursion depth that was dropped, or 0.
+ * Return: what was dropped, for bkl_reacquire().
  */
-unsigned int __sched _bkl_release_all(unsigned long ip)
+struct bkl_saved __sched _bkl_release_all(unsigned long ip)
 {
-	unsigned int depth;
+	struct bkl_saved saved = { };
+	struct bkl_user *user;
+	u64 now;
 
 	if (!kernel_locked())
-		return 0;
-	depth = kernel_lock_depth;
-	kernel_lock_depth = 0;
-	WRITE_ONCE(kernel_lock_owner, NULL);
+		return saved;
+	saved.depth = kernel_lock_depth;
+	saved.users = kernel_lock_users;
+	now = local_clock();
+	for (user = saved.users; user; user = user->outer) {
+		__bkl_user_account_hold(user, now - user->entered_ns);
+		bkl_user_map_release(user, ip);
+	}
+	trace_unlock_kernel(saved.users, 0, 0, ip);
+	__kernel_lock_clear_owner();
 	mutex_unlock(&kernel_lock_mutex);
-	return depth;
+	return saved;
 }
 EXPORT_SYMBOL_GPL(_bkl_release_all);
 
 /**
  * _bkl_reacquire() - take back the BKL after bkl_release_all(); use
  *		      bkl_reacquire()
- * @depth: the value bkl_release_all() returned
+ * @saved: the value bkl_release_all() returned
  * @ip: the call site
  *
  * Context: Process context; may sleep.  The current task must not hold the BKL.
  */
-void __sched _bkl_reacquire(unsigned int depth, unsigned long ip)
+void __sched _bkl_reacquire(struct bkl_saved saved, unsigned long ip)
 {
+	struct bkl_user *user;
+	unsigned int n, i;
+	u64 now;
+
 	might_sleep();
-	if (!depth)
+	if (!saved.depth)
 		return;
 	if (WARN_ON_ONCE(kernel_locked()))
 		return;
+	__kernel_lock_contended(NULL, ip);
 	mutex_lock(&kernel_lock_mutex);
-	__kernel_lock_set_owner(depth);
+	__kernel_lock_set_owner(saved.depth);
+	WRITE_ONCE(kernel_lock_users, saved.users);
+	/*
+	 * Enter the sections outermost first, the order lockdep saw them in.
+	 * The stack is short and singly linked: walk it once per level.
+	 */
+	now = local_clock();
+	for (n = 0, user = saved.users; user; user = user->outer)
+		n++;
+	while (n--) {
+		for (i = 0, user = saved.users; i < n; i++)
+			user = user->outer;
+		user->entered_ns = now;
+		bkl_user_map_acquire(user, ip);
+	}
+	trace_lock_kernel(saved.users, saved.depth, 0, ip);
 }
 EXPORT_SYMBOL_GPL(_bkl_reacquire);
 
@@ -172,6 +329,67 @@ unsigned long bkl_misuse_count(void)
 	return atomic_long_read(&kernel_lock_misuse);
 }
 EXPORT_SYMBOL_GPL(bkl_misuse_count);
+
+/**
+ * bkl_unannotated_count() - how often the BKL was taken by no declared user
+ *
+ * lock_kernel(), lock_kernel_interruptible() and deprecated_ioctl() for a
+ * handler without DEFINE_BKL_SHIM_USER() count here.  With
+ * CONFIG_BKL_WARN_UNANNOTATED each such call site is also named once in the
+ * kernel log.
+ *
+ * Context: Any context.
+ * Return: the number of unannotated acquisitions since boot or the last
+ * bkl_users_reset().
+ */
+unsigned long bkl_unannotated_count(void)
+{
+	return atomic_long_read(&kernel_lock_unannotated);
+}
+EXPORT_SYMBOL_GPL(bkl_unannotated_count);
+
+/**
+ * bkl_reset_unannotated_count() - set bkl_unannotated_count() back to 0
+ *
+ * Context: Any context.
+ */
+void bkl_reset_unannotated_count(void)
+{
+	atomic_long_set(&kernel_lock_unannotated, 0);
+}
+EXPORT_SYMBOL_GPL(bkl_reset_unannotated_count);
+
+/**
+ * bkl_get_holder() - who holds the Big Kernel Lock now
+ * @holder: filled in when the lock is held
+ *
+ * A snapshot for /sys/kernel/debug/bkl/holder: the holder may have dropped
+ * the lock by the time it is read.
+ *
+ * Context: Any context but NMI.
+ * Return: true when some task held the BKL, with @holder filled in.
+ */
+bool bkl_get_holder(struct bkl_holder *holder)
+{
+	struct task_struct *owner;
+	struct bkl_user *user;
+
+	rcu_read_lock();
+	owner = READ_ONCE(kernel_lock_owner);
+	if (!owner) {
+		rcu_read_unlock();
+		return false;
+	}
+	holder->pid = task_pid_nr(owner);
+	strscpy(holder->comm, owner->comm, sizeof(holder->comm));
+	holder->depth = READ_ONCE(kernel_lock_depth);
+	user = READ_ONCE(kernel_lock_users);
+	holder->user = user ? user->name : NULL;
+	holder->held_ns = local_clock() - READ_ONCE(kernel_lock_since);
+	rcu_read_unlock();
+	return true;
+}
+EXPORT_SYMBOL_GPL(bkl_get_holder);
 
 MODULE_DESCRIPTION("The Big Kernel Lock, for drivers that still depend on it");
 MODULE_LICENSE("GPL");

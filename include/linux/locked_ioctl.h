@@ -10,6 +10,7 @@
 #ifndef _LINUX_LOCKED_IOCTL_H
 #define _LINUX_LOCKED_IOCTL_H
 
+#include <linux/bkl_user.h>
 #include <linux/build_bug.h>
 #include <linux/compat.h>
 #include <linux/fs.h>
@@ -56,45 +57,53 @@
 /*
  * The workers define the function as prefix##name with an empty prefix: the
  * paste marks them, for checkpatch too, as macros that define a function,
- * where a return statement is expected.
+ * where a return statement is expected.  Each also defines the function's
+ * BKL user record, __bkl_user_##name (see <linux/bkl_user.h>), with @handler
+ * and the lock as written at the call site.
  */
 
 /* Worker: run @call, which may use file/cmd/arg, under the BKL. */
-#define __DEFINE_BKL_IOCTL(prefix, name, call)				\
+#define __DEFINE_BKL_IOCTL(prefix, name, handler, call)			\
+__DEFINE_BKL_USER(__bkl_user_, name, IOCTL, handler, "BKL", NONE);	\
 static long prefix##name(struct file *file, unsigned int cmd, unsigned long arg)	\
 {									\
 	long ret;							\
 									\
-	lock_kernel();							\
+	_lock_kernel(&__bkl_user_##name, _THIS_IP_);			\
 	ret = call;							\
-	unlock_kernel();						\
+	_unlock_kernel(&__bkl_user_##name, _THIS_IP_);			\
 	return ret;							\
 }
 
 /* Worker: run @call, which may use file/cmd/arg, under the mutex @lock. */
-#define __DEFINE_LOCKED_IOCTL(prefix, name, lock, call)			\
+#define __DEFINE_LOCKED_IOCTL(prefix, name, handler, lock, call)	\
+__DEFINE_BKL_USER(__bkl_user_, name, REPLACEMENT, handler, #lock, NONE); \
 static long prefix##name(struct file *file, unsigned int cmd, unsigned long arg)	\
 {									\
 	struct mutex *__lock = (lock);					\
 	long ret;							\
+	u64 __t0;							\
 									\
-	mutex_lock(__lock);						\
+	__t0 = __locked_ioctl_lock(&__bkl_user_##name, __lock);	\
 	ret = call;							\
-	mutex_unlock(__lock);						\
+	__locked_ioctl_unlock(&__bkl_user_##name, __lock, __t0);	\
 	return ret;							\
 }
 
 /* Worker: as __DEFINE_LOCKED_IOCTL(), but a signal aborts the wait with @err. */
-#define __DEFINE_LOCKED_IOCTL_INTERRUPTIBLE(prefix, name, lock, err, call) \
+#define __DEFINE_LOCKED_IOCTL_INTERRUPTIBLE(prefix, name, handler, lock, err, call) \
+__DEFINE_BKL_USER(__bkl_user_, name, REPLACEMENT, handler, #lock, NONE); \
 static long prefix##name(struct file *file, unsigned int cmd, unsigned long arg)	\
 {									\
 	struct mutex *__lock = (lock);					\
 	long ret;							\
+	u64 __t0;							\
 									\
-	if (mutex_lock_interruptible(__lock))				\
+	if (__locked_ioctl_lock_interruptible(&__bkl_user_##name,	\
+					      __lock, &__t0))		\
 		return err;						\
 	ret = call;							\
-	mutex_unlock(__lock);						\
+	__locked_ioctl_unlock(&__bkl_user_##name, __lock, __t0);	\
 	return ret;							\
 }
 
@@ -132,7 +141,7 @@ static long prefix##name(struct file *file, unsigned int cmd, unsigned long arg)
  * Context: the generated function runs in process context and sleeps.
  */
 #define DEFINE_BKL_IOCTL(name, fn)					\
-	__DEFINE_BKL_IOCTL(, name, fn(file_inode(file), file, cmd, arg))
+	__DEFINE_BKL_IOCTL(, name, #fn, fn(file_inode(file), file, cmd, arg))
 
 /**
  * DEFINE_BKL_COMPAT_IOCTL() - define a compat_ioctl that calls an old-style
@@ -151,8 +160,8 @@ static long prefix##name(struct file *file, unsigned int cmd, unsigned long arg)
  *		.compat_ioctl	= foo_compat_ioctl,
  */
 #define DEFINE_BKL_COMPAT_IOCTL(name, fn)				\
-	__DEFINE_BKL_IOCTL(, name, fn(file_inode(file), file, cmd,	\
-				    __LOCKED_IOCTL_COMPAT_ARG(arg)))
+	__DEFINE_BKL_IOCTL(, name, #fn, fn(file_inode(file), file, cmd,	\
+					 __LOCKED_IOCTL_COMPAT_ARG(arg)))
 
 /**
  * DEFINE_BKL_UNLOCKED_IOCTL() - define an unlocked_ioctl that calls a handler
@@ -173,7 +182,7 @@ static long prefix##name(struct file *file, unsigned int cmd, unsigned long arg)
  *	DEFINE_BKL_UNLOCKED_IOCTL(foo_compat_ioctl, foo_compat_handler);
  */
 #define DEFINE_BKL_UNLOCKED_IOCTL(name, fn)				\
-	__DEFINE_BKL_IOCTL(, name, fn(file, cmd, arg))
+	__DEFINE_BKL_IOCTL(, name, #fn, fn(file, cmd, arg))
 
 long deprecated_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
 long deprecated_compat_ioctl(struct file *file, unsigned int cmd,
@@ -241,7 +250,7 @@ long deprecated_compat_ioctl(struct file *file, unsigned int cmd,
  * Context: the generated function runs in process context and sleeps.
  */
 #define DEFINE_LOCKED_IOCTL(name, fn, lock)				\
-	__DEFINE_LOCKED_IOCTL(, name, lock, fn(file, cmd, arg))
+	__DEFINE_LOCKED_IOCTL(, name, #fn, lock, fn(file, cmd, arg))
 
 /**
  * DEFINE_LOCKED_COMPAT_IOCTL() - define a compat_ioctl that calls a handler
@@ -257,7 +266,7 @@ long deprecated_compat_ioctl(struct file *file, unsigned int cmd,
  *	DEFINE_LOCKED_COMPAT_IOCTL(foo_compat_ioctl, foo_ioctl, &foo_mutex);
  */
 #define DEFINE_LOCKED_COMPAT_IOCTL(name, fn, lock)			\
-	__DEFINE_LOCKED_IOCTL(, name, lock,				\
+	__DEFINE_LOCKED_IOCTL(, name, #fn, lock,			\
 			      fn(file, cmd, __LOCKED_IOCTL_COMPAT_ARG(arg)))
 
 /**
@@ -277,7 +286,8 @@ long deprecated_compat_ioctl(struct file *file, unsigned int cmd,
  *					  &foo_mutex, -ERESTARTSYS);
  */
 #define DEFINE_LOCKED_IOCTL_INTERRUPTIBLE(name, fn, lock, err)		\
-	__DEFINE_LOCKED_IOCTL_INTERRUPTIBLE(, name, lock, err, fn(file, cmd, arg))
+	__DEFINE_LOCKED_IOCTL_INTERRUPTIBLE(, name, #fn, lock, err,	\
+					    fn(file, cmd, arg))
 
 /**
  * DEFINE_LOCKED_COMPAT_IOCTL_INTERRUPTIBLE() - compat form of
@@ -293,7 +303,7 @@ long deprecated_compat_ioctl(struct file *file, unsigned int cmd,
  *						 &foo_mutex, -ERESTARTSYS);
  */
 #define DEFINE_LOCKED_COMPAT_IOCTL_INTERRUPTIBLE(name, fn, lock, err)	\
-	__DEFINE_LOCKED_IOCTL_INTERRUPTIBLE(, name, lock, err,		\
+	__DEFINE_LOCKED_IOCTL_INTERRUPTIBLE(, name, #fn, lock, err,	\
 			fn(file, cmd, __LOCKED_IOCTL_COMPAT_ARG(arg)))
 
 #ifdef DEFINE_GUARD
@@ -319,10 +329,18 @@ long deprecated_compat_ioctl(struct file *file, unsigned int cmd,
 	__DEFINE_GUARDED_IOCTL(, name, fn, class, lock)
 
 #define __DEFINE_GUARDED_IOCTL(prefix, name, fn, class, lock)		\
+__DEFINE_BKL_USER(__bkl_user_, name, REPLACEMENT, #fn,		\
+		  #class "(" #lock ")", NONE);				\
 static long prefix##name(struct file *file, unsigned int cmd, unsigned long arg)	\
 {									\
+	long ret;							\
+	u64 __t0;							\
+									\
 	guard(class)(lock);						\
-	return fn(file, cmd, arg);					\
+	__t0 = __locked_ioctl_enter(&__bkl_user_##name);		\
+	ret = fn(file, cmd, arg);					\
+	__locked_ioctl_exit(&__bkl_user_##name, __t0);			\
+	return ret;							\
 }
 #endif
 

@@ -59,18 +59,51 @@ Documentation/locking/locked-ioctl.rst) or enable CONFIG_BKL"
  * - There is no scheduler hook, so a kernel without BKL users pays nothing.
  */
 
-void _lock_kernel(unsigned long ip) __acquires(kernel_lock);
-void _unlock_kernel(unsigned long ip) __releases(kernel_lock);
-int __must_check _lock_kernel_interruptible(unsigned long ip);
+#include <linux/bkl_user.h>
+
+/**
+ * struct bkl_saved - what bkl_release_all() dropped, for bkl_reacquire()
+ * @depth: the recursion depth of the BKL, 0 when it was not held
+ * @users: the innermost annotated BKL user section the task was in
+ */
+struct bkl_saved {
+	unsigned int depth;
+	struct bkl_user *users;
+};
+
+void _lock_kernel(struct bkl_user *user, unsigned long ip) __acquires(kernel_lock);
+void _unlock_kernel(struct bkl_user *user, unsigned long ip) __releases(kernel_lock);
+int __must_check _lock_kernel_interruptible(struct bkl_user *user, unsigned long ip);
 bool kernel_locked(void);
-unsigned int _bkl_release_all(unsigned long ip) __releases(kernel_lock);
-void _bkl_reacquire(unsigned int depth, unsigned long ip) __acquires(kernel_lock);
+struct bkl_saved _bkl_release_all(unsigned long ip) __releases(kernel_lock);
+void _bkl_reacquire(struct bkl_saved saved, unsigned long ip) __acquires(kernel_lock);
 unsigned long bkl_misuse_count(void);
+unsigned long bkl_unannotated_count(void);
+void bkl_reset_unannotated_count(void);
+
+/**
+ * struct bkl_holder - who holds the Big Kernel Lock, for bkl_get_holder()
+ * @pid: the holder's PID
+ * @comm: the holder's command name
+ * @depth: the recursion depth
+ * @user: name of the innermost annotated user section, or NULL
+ * @held_ns: how long the holder has held the lock
+ */
+struct bkl_holder {
+	pid_t pid;
+	char comm[16];
+	unsigned int depth;
+	const char *user;
+	u64 held_ns;
+};
+
+bool bkl_get_holder(struct bkl_holder *holder);
 
 /*
  * The entry points are macros so that the lock functions learn their call
  * site (_THIS_IP_) for warnings, as the historical _lock_kernel() learnt
- * __FILE__ and __LINE__.
+ * __FILE__ and __LINE__, and who the user is, for lockdep, the tracepoints
+ * and the registry.  lock_kernel() is the unannotated form.
  */
 
 /**
@@ -82,7 +115,7 @@ unsigned long bkl_misuse_count(void);
  *
  * Context: Process context; may sleep.  Not from interrupt or atomic context.
  */
-#define lock_kernel()		_lock_kernel(_THIS_IP_)
+#define lock_kernel()		_lock_kernel(NULL, _THIS_IP_)
 
 /**
  * unlock_kernel() - drop one level of the Big Kernel Lock
@@ -93,7 +126,27 @@ unsigned long bkl_misuse_count(void);
  *
  * Context: Process context, with the BKL held by the current task.
  */
-#define unlock_kernel()		_unlock_kernel(_THIS_IP_)
+#define unlock_kernel()		_unlock_kernel(NULL, _THIS_IP_)
+
+/**
+ * lock_kernel_user() - take the Big Kernel Lock as a declared user
+ * @user: the user, defined with DEFINE_BKL_USER()
+ *
+ * As lock_kernel(), but the section runs under @user's name: its lockdep
+ * map is held, the tracepoints and /sys/kernel/debug/bkl/ name it, and its
+ * counters count it.  Pair it with unlock_kernel_user() on the same @user.
+ *
+ * Context: Process context; may sleep.
+ */
+#define lock_kernel_user(user)	_lock_kernel(user, _THIS_IP_)
+
+/**
+ * unlock_kernel_user() - end a section that lock_kernel_user() began
+ * @user: the user given to lock_kernel_user()
+ *
+ * Context: Process context, with the BKL held by the current task.
+ */
+#define unlock_kernel_user(user) _unlock_kernel(user, _THIS_IP_)
 
 /**
  * bkl_release_all() - drop every level of the Big Kernel Lock before a sleep
@@ -103,22 +156,25 @@ unsigned long bkl_misuse_count(void);
  * return value to bkl_reacquire() after the sleep.  Prefer
  * bkl_wait_event_interruptible(), which pairs the two.
  *
+ * The annotated user sections the task is in are left too, for lockdep, and
+ * entered again by bkl_reacquire().
+ *
  * Context: Process context.
- * Return: the recursion depth that was dropped, 0 when the current task did
- * not hold the BKL (nothing is dropped then).
+ * Return: a &struct bkl_saved with the recursion depth that was dropped, 0
+ * when the current task did not hold the BKL (nothing is dropped then).
  */
 #define bkl_release_all()	_bkl_release_all(_THIS_IP_)
 
 /**
  * bkl_reacquire() - take back the Big Kernel Lock after bkl_release_all()
- * @depth: the value bkl_release_all() returned
+ * @saved: the value bkl_release_all() returned
  *
- * Takes the BKL and restores the recursion depth; does nothing when @depth is
- * 0.
+ * Takes the BKL, restores the recursion depth and enters the user sections
+ * again; does nothing when nothing was dropped.
  *
  * Context: Process context; may sleep.  The current task must not hold the BKL.
  */
-#define bkl_reacquire(depth)	_bkl_reacquire(depth, _THIS_IP_)
+#define bkl_reacquire(saved)	_bkl_reacquire(saved, _THIS_IP_)
 
 /**
  * lock_kernel_interruptible() - take the Big Kernel Lock, unless a signal comes
@@ -137,7 +193,7 @@ unsigned long bkl_misuse_count(void);
  * Return: 0 with the lock held, or -EINTR without it.
  */
 #define lock_kernel_interruptible()					\
-	(_lock_kernel_interruptible(_THIS_IP_) ? -EINTR :		\
+	(_lock_kernel_interruptible(NULL, _THIS_IP_) ? -EINTR :		\
 	 ({ __acquire(kernel_lock); 0; }))
 
 /**
@@ -171,10 +227,10 @@ static inline void cycle_kernel_lock(void)
  */
 #define bkl_wait_event_interruptible(wq, condition)			\
 ({									\
-	unsigned int __bkl_depth = bkl_release_all();			\
+	struct bkl_saved __bkl_saved = bkl_release_all();		\
 	int __bkl_ret = wait_event_interruptible(wq, condition);	\
 									\
-	bkl_reacquire(__bkl_depth);					\
+	bkl_reacquire(__bkl_saved);					\
 	__bkl_ret;							\
 })
 
@@ -189,10 +245,10 @@ static inline void cycle_kernel_lock(void)
  */
 #define bkl_wait_event(wq, condition)					\
 do {									\
-	unsigned int __bkl_depth = bkl_release_all();			\
+	struct bkl_saved __bkl_saved = bkl_release_all();		\
 									\
 	wait_event(wq, condition);					\
-	bkl_reacquire(__bkl_depth);					\
+	bkl_reacquire(__bkl_saved);					\
 } while (0)
 
 /**

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The lock hooks of the generic locked ioctl wrappers: they take a driver's
+ * own lock for a BKL replacement user, count it, give the user its lockdep
+ * identity and fire the tracepoints.  Also the home of those tracepoints.
+ *
+ * Copyright (C) 2026 The locked-ioctl authors
+ *
+ * See Documentation/locking/locked-ioctl.rst and include/linux/bkl_user.h.
+ */
+#include <linux/atomic.h>
+#include <linux/bkl_user.h>
+#include <linux/export.h>
+#include <linux/kernel.h>
+#include <linux/lockdep.h>
+#include <linux/mutex.h>
+#include <linux/sched/clock.h>
+#include <linux/string.h>
+
+#define CREATE_TRACE_POINTS
+#include <trace/events/bkl.h>
+
+EXPORT_TRACEPOINT_SYMBOL_GPL(lock_kernel);
+EXPORT_TRACEPOINT_SYMBOL_GPL(lock_kernel_contended);
+EXPORT_TRACEPOINT_SYMBOL_GPL(unlock_kernel);
+EXPORT_TRACEPOINT_SYMBOL_GPL(driver_lock);
+EXPORT_TRACEPOINT_SYMBOL_GPL(driver_lock_contended);
+EXPORT_TRACEPOINT_SYMBOL_GPL(driver_unlock);
+
+/**
+ * bkl_user_field() - one field of a user's record
+ * @user: the user
+ * @key: the field: "kind", "file", "line", "handler", "lock" or "module"
+ *
+ * Context: Any context.
+ * Return: the field's value as written in the source, "" when there is none.
+ */
+const char *bkl_user_field(const struct bkl_user *user, const char *key)
+{
+	size_t len = strlen(key);
+	const char *p;
+
+	for (p = user->info; *p; p += strlen(p) + 1)
+		if (!strncmp(p, key, len) && p[len] == '=')
+			return p + len + 1;
+	return "";
+}
+EXPORT_SYMBOL_GPL(bkl_user_field);
+
+/**
+ * __bkl_user_account_hold() - record the length of one section of a user
+ * @user: the user
+ * @ns: how long the section held the lock
+ *
+ * Keeps the longest; sections of one replacement user under different
+ * per-device locks may race here, hence the cmpxchg loop.
+ *
+ * Context: Any context.
+ */
+void __bkl_user_account_hold(struct bkl_user *user, u64 ns)
+{
+	s64 old = atomic64_read(&user->max_hold_ns);
+
+	while ((u64)old < ns &&
+	       !atomic64_try_cmpxchg(&user->max_hold_ns, &old, ns))
+		;
+}
+EXPORT_SYMBOL_GPL(__bkl_user_account_hold);
+
+static u64 locked_ioctl_enter(struct bkl_user *user, unsigned long ip)
+{
+	atomic_long_inc(&user->hits);
+#ifdef CONFIG_DEBUG_LOCK_ALLOC
+	lock_acquire_exclusive(&user->dep_map, 0, 0, NULL, ip);
+#endif
+	trace_driver_lock(user, 1, 0, ip);
+	return local_clock();
+}
+
+static void locked_ioctl_exit(struct bkl_user *user, u64 t0, unsigned long ip)
+{
+	u64 held = local_clock() - t0;
+
+	__bkl_user_account_hold(user, held);
+#ifdef CONFIG_DEBUG_LOCK_ALLOC
+	lock_release(&user->dep_map, ip);
+#endif
+	trace_driver_unlock(user, 0, held, ip);
+}
+
+/**
+ * __locked_ioctl_enter() - begin a section of a replacement user
+ * @user: the user, defined by the wrapper
+ *
+ * Called by the wrapper with the driver's lock held.
+ *
+ * Context: Process context.
+ * Return: the start time, for __locked_ioctl_exit().
+ */
+u64 __locked_ioctl_enter(struct bkl_user *user)
+{
+	return locked_ioctl_enter(user, _RET_IP_);
+}
+EXPORT_SYMBOL_GPL(__locked_ioctl_enter);
+
+/**
+ * __locked_ioctl_exit() - end a section that __locked_ioctl_enter() began
+ * @user: the user
+ * @t0: what __locked_ioctl_enter() returned
+ *
+ * Called by the wrapper with the driver's lock still held.
+ *
+ * Context: Process context.
+ */
+void __locked_ioctl_exit(struct bkl_user *user, u64 t0)
+{
+	locked_ioctl_exit(user, t0, _RET_IP_);
+}
+EXPORT_SYMBOL_GPL(__locked_ioctl_exit);
+
+static void __locked_ioctl_contended(struct bkl_user *user, struct mutex *lock,
+				     unsigned long ip)
+{
+	/* Sampled: a trylock would hide the lock's dependencies from lockdep. */
+	if (!mutex_is_locked(lock))
+		return;
+	atomic_long_inc(&user->contended);
+	trace_driver_lock_contended(user, 0, 0, ip);
+}
+
+/**
+ * __locked_ioctl_lock() - take a replacement user's mutex and begin a section
+ * @user: the user, defined by the wrapper
+ * @lock: the driver's mutex
+ *
+ * Context: Process context; sleeps.
+ * Return: the start time, for __locked_ioctl_unlock().
+ */
+u64 __locked_ioctl_lock(struct bkl_user *user, struct mutex *lock)
+{
+	__locked_ioctl_contended(user, lock, _RET_IP_);
+	mutex_lock(lock);
+	return locked_ioctl_enter(user, _RET_IP_);
+}
+EXPORT_SYMBOL_GPL(__locked_ioctl_lock);
+
+/**
+ * __locked_ioctl_lock_interruptible() - as __locked_ioctl_lock(), unless a
+ *					 signal interrupts the wait
+ * @user: the user, defined by the wrapper
+ * @lock: the driver's mutex
+ * @t0: set to the start time, for __locked_ioctl_unlock()
+ *
+ * Context: Process context; sleeps.
+ * Return: 0 with @lock held, -EINTR without it.
+ */
+int __locked_ioctl_lock_interruptible(struct bkl_user *user,
+				      struct mutex *lock, u64 *t0)
+{
+	int ret;
+
+	__locked_ioctl_contended(user, lock, _RET_IP_);
+	ret = mutex_lock_interruptible(lock);
+	if (ret)
+		return ret;
+	*t0 = locked_ioctl_enter(user, _RET_IP_);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(__locked_ioctl_lock_interruptible);
+
+/**
+ * __locked_ioctl_unlock() - end a section and drop the replacement user's mutex
+ * @user: the user
+ * @lock: the driver's mutex
+ * @t0: the start time the lock function gave
+ *
+ * Context: Process context, with @lock held.
+ */
+void __locked_ioctl_unlock(struct bkl_user *user, struct mutex *lock, u64 t0)
+{
+	locked_ioctl_exit(user, t0, _RET_IP_);
+	mutex_unlock(lock);
+}
+EXPORT_SYMBOL_GPL(__locked_ioctl_unlock);
