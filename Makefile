@@ -50,6 +50,8 @@ check:
 
 run: apply
 	@$(SCRIPTS)/check -j $(JOBS) kunit-6.12 sparse bkl-users
+	@echo "BKL users and candidates in $(KDIR) (scripts/bkl-users):"
+	@$(CURDIR)/scripts/bkl-users --tree $(KDIR) $(KDIR)/drivers $(KDIR)/lib
 	@echo "The layer is on $(KDIR); build trees and logs are in $(BUILD)."
 
 clean:
