@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/// Push the Big Kernel Lock down into a driver's old-style .ioctl handler.
+///
+/// .ioctl = fn in a struct file_operations becomes .unlocked_ioctl =
+/// fn_unlocked_ioctl (fn's name with "_ioctl" replaced), defined by
+/// DEFINE_BKL_IOCTL(fn_unlocked_ioctl, fn) right after fn's definition.
+/// With -D shim the driver goes on the deprecated_ioctl shim instead:
+/// .unlocked_ioctl = deprecated_ioctl, .locked_ioctl = fn, declared with
+/// DEFINE_BKL_SHIM_USER(fn).  Only initialisers of struct file_operations
+/// are touched: .ioctl of block_device_operations, tty_operations and the
+/// like is not.
+///
+/// When fn has a prototype before the operations, the definition comes too
+/// late for the generator; Coccinelle cannot add a declaration after a
+/// prototype, so the rule names the prototype (BKL_MIGRATE_AFTER_PROTOTYPE)
+/// and scripts/bkl-migrate puts the generator there.  scripts/bkl-migrate
+/// also adds #include <linux/locked_ioctl.h> and "depends on BKL".
+///
+// Confidence: High
+// Copyright: (C) 2026 The locked-ioctl authors
+// URL: Documentation/locking/locked-ioctl.rst
+// Options: --no-includes --include-headers
+
+virtual patch
+virtual context
+virtual org
+virtual report
+virtual shim
+
+@r depends on patch@
+identifier fops, fn;
+@@
+struct file_operations fops = {
+	...,
+-	.ioctl = fn,
++	.unlocked_ioctl = fn,
+	...
+};
+
+@script:python mk depends on r@
+fn << r.fn;
+ufn;
+@@
+base = fn[:-len("_ioctl")] if fn.endswith("_ioctl") else fn
+coccinelle.ufn = cocci.make_ident(base + "_unlocked_ioctl")
+
+@proto depends on r@
+identifier r.fn;
+type T;
+position p;
+@@
+T fn@p(...);
+
+@script:python depends on proto@
+fn << r.fn;
+ufn << mk.ufn;
+@@
+import os
+with open(os.environ.get("BKL_MIGRATE_LOG", "/dev/null"), "a") as log:
+    log.write("BKL_MIGRATE_AFTER_PROTOTYPE %s %s\n" % (fn, ufn))
+
+// DEFINE_BKL_IOCTL() form: the wrapper replaces the handler in the fops.
+@rename depends on r && !shim@
+identifier r.fops, r.fn, mk.ufn;
+@@
+struct file_operations fops = {
+	...,
+	.unlocked_ioctl =
+-		fn
++		ufn
+	,...
+};
+
+@depends on rename && !proto@
+identifier r.fn, mk.ufn;
+@@
+fn(...) {...}
++DEFINE_BKL_IOCTL(ufn, fn);
+
+// Shim form: the old handler stays, as .locked_ioctl.
+@shimmed depends on r && shim@
+identifier r.fops, r.fn;
+@@
+struct file_operations fops = {
+	...,
+	.unlocked_ioctl =
+-		fn
++		deprecated_ioctl
+	,
++	.locked_ioctl = fn,
+	...
+};
+
+@depends on shimmed && !proto@
+identifier r.fn;
+@@
+fn(...) {...}
++DEFINE_BKL_SHIM_USER(fn);
+
+// Reports: every .ioctl of a struct file_operations.
+@depends on context@
+identifier fops, fn;
+@@
+struct file_operations fops = {
+	...,
+*	.ioctl = fn,
+	...
+};
+
+@c depends on org || report@
+identifier fops, fn;
+position p;
+@@
+struct file_operations fops = {
+	...,
+	.ioctl = fn@p,
+	...
+};
+
+@script:python depends on org@
+p << c.p;
+fn << c.fn;
+@@
+coccilib.org.print_todo(p[0], "BKL-locked .ioctl handler %s: push the BKL down with DEFINE_BKL_IOCTL()" % fn)
+
+@script:python depends on report@
+p << c.p;
+fn << c.fn;
+@@
+coccilib.report.print_report(p[0], "BKL-locked .ioctl handler %s: push the BKL down with DEFINE_BKL_IOCTL()" % fn)
