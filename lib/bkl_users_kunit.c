@@ -293,7 +293,10 @@ static void bkl_users_test_nesting_and_release_all(struct kunit *test)
 
 	saved = bkl_release_all();
 	KUNIT_EXPECT_EQ(test, saved.depth, 3U);
-	KUNIT_EXPECT_PTR_EQ(test, saved.users, u);
+	KUNIT_EXPECT_EQ(test, saved.nr_sections, 2U);
+	KUNIT_EXPECT_PTR_EQ(test, saved.sections[0].user, d);
+	KUNIT_EXPECT_PTR_EQ(test, saved.sections[1].user, u);
+	KUNIT_EXPECT_EQ(test, saved.sections[1].nest, 2U);
 	KUNIT_EXPECT_FALSE(test, user_map_held(u) && IS_ENABLED(CONFIG_DEBUG_LOCK_ALLOC));
 	KUNIT_EXPECT_FALSE(test, user_map_held(d) && IS_ENABLED(CONFIG_DEBUG_LOCK_ALLOC));
 	KUNIT_EXPECT_FALSE(test, bkl_get_holder(&holder));
@@ -313,6 +316,61 @@ static void bkl_users_test_nesting_and_release_all(struct kunit *test)
 	unlock_kernel_user(d);
 	KUNIT_EXPECT_FALSE(test, bkl_get_holder(&holder));
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&u->hits), 2L);
+}
+
+struct bkl_users_test_sleeper {
+	wait_queue_head_t wq;
+	bool entered, go;
+	bool map_held_after;
+	struct completion done;
+};
+
+static int bkl_users_test_sleeper_fn(void *data)
+{
+	struct bkl_users_test_sleeper *s = data;
+	struct bkl_user *u = &__bkl_user_bkl_users_test_ioctl;
+
+	lock_kernel_user(u);
+	WRITE_ONCE(s->entered, true);
+	wake_up(&s->wq);
+	bkl_wait_event(s->wq, READ_ONCE(s->go));
+	s->map_held_after = user_map_held(u);
+	unlock_kernel_user(u);
+	complete(&s->done);
+	return 0;
+}
+
+/*
+ * Two tasks in the same user's section: one sleeps in it with the BKL
+ * dropped while the other runs the user's ioctl.  Each has its own section,
+ * with the user's lockdep map held, and leaving one does not end the other.
+ */
+static void bkl_users_test_sections_per_task(struct kunit *test)
+{
+	struct bkl_users_test_sleeper s = { };
+	struct file *file = bkl_users_test_file(test, NULL);
+	struct bkl_user *u = &__bkl_user_bkl_users_test_ioctl;
+	unsigned long misuse = bkl_misuse_count();
+	struct task_struct *t;
+
+	init_waitqueue_head(&s.wq);
+	init_completion(&s.done);
+	t = kthread_run(bkl_users_test_sleeper_fn, &s, "bkl_users_sleeper");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	KUNIT_ASSERT_NE(test, wait_event_timeout(s.wq, READ_ONCE(s.entered), 10 * HZ), 0L);
+
+	bkl_users_test_ioctl(file, 0, 0);	/* while the other sleeps in u */
+	KUNIT_EXPECT_TRUE(test, seen.bkl_held);
+	KUNIT_EXPECT_TRUE(test, seen.user_map_held);
+
+	lock_kernel();
+	WRITE_ONCE(s.go, true);
+	unlock_kernel();
+	wake_up(&s.wq);
+	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&s.done, 10 * HZ), 0UL);
+	KUNIT_EXPECT_TRUE(test, s.map_held_after);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&u->hits), 2L);
+	KUNIT_EXPECT_EQ(test, bkl_misuse_count(), misuse);
 }
 
 /* A module's block of users appears in the registry and goes again. */
@@ -426,6 +484,7 @@ static struct kunit_case bkl_users_test_cases[] = {
 	KUNIT_CASE(bkl_users_test_shim_user),
 	KUNIT_CASE(bkl_users_test_unannotated),
 	KUNIT_CASE(bkl_users_test_nesting_and_release_all),
+	KUNIT_CASE(bkl_users_test_sections_per_task),
 	KUNIT_CASE(bkl_users_test_module_block),
 	KUNIT_CASE(bkl_users_test_format),
 #ifdef CONFIG_TRACEPOINTS

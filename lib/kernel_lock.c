@@ -11,6 +11,7 @@
 #include <linux/bkl_user.h>
 #include <linux/bug.h>
 #include <linux/export.h>
+#include <linux/minmax.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/pid.h>
@@ -31,14 +32,17 @@
  * without further locking and other tasks only ever compare the owner with
  * themselves.
  *
- * The rest of the state belongs to the holder too: the stack of annotated
- * user sections it is in (innermost first, linked through bkl_user.outer)
- * and since when it holds the lock.
+ * The rest of the state belongs to the holder too: the annotated user
+ * sections it is in (outermost first; a user's record is shared by all tasks,
+ * so its sections are kept here, and in struct bkl_saved while the holder
+ * sleeps) and since when it holds the lock.
  */
 static DEFINE_MUTEX(kernel_lock_mutex);
 static struct task_struct *kernel_lock_owner;
 static unsigned int kernel_lock_depth;
-static struct bkl_user *kernel_lock_users;
+static struct bkl_section kernel_lock_sections[BKL_MAX_SECTIONS];
+static unsigned int kernel_lock_nr_sections;
+static unsigned int kernel_lock_untracked;
 static u64 kernel_lock_since;
 static atomic_long_t kernel_lock_misuse = ATOMIC_LONG_INIT(0);
 static atomic_long_t kernel_lock_unannotated = ATOMIC_LONG_INIT(0);
@@ -63,8 +67,20 @@ static void __kernel_lock_set_owner(unsigned int depth)
 static void __kernel_lock_clear_owner(void)
 {
 	kernel_lock_depth = 0;
-	WRITE_ONCE(kernel_lock_users, NULL);
+	WRITE_ONCE(kernel_lock_nr_sections, 0);
+	kernel_lock_untracked = 0;
 	WRITE_ONCE(kernel_lock_owner, NULL);
+}
+
+/* The holder's section of @user, or NULL. */
+static struct bkl_section *bkl_find_section(struct bkl_user *user)
+{
+	unsigned int i = kernel_lock_nr_sections;
+
+	while (i--)
+		if (kernel_lock_sections[i].user == user)
+			return &kernel_lock_sections[i];
+	return NULL;
 }
 
 /*
@@ -121,6 +137,8 @@ static void bkl_user_map_release(struct bkl_user *user, unsigned long ip)
 /* Enter @user's section, with the BKL held; NULL is an unannotated user. */
 static void bkl_user_enter(struct bkl_user *user, unsigned long ip)
 {
+	struct bkl_section *sec;
+
 	if (!user) {
 		atomic_long_inc(&kernel_lock_unannotated);
 		bkl_warn_unannotated(ip);
@@ -128,11 +146,19 @@ static void bkl_user_enter(struct bkl_user *user, unsigned long ip)
 		return;
 	}
 	atomic_long_inc(&user->hits);
-	if (!user->nest++) {
-		user->outer = kernel_lock_users;
-		WRITE_ONCE(kernel_lock_users, user);
-		user->entered_ns = local_clock();
+	sec = bkl_find_section(user);
+	if (sec) {
+		sec->nest++;
+	} else if (kernel_lock_nr_sections < BKL_MAX_SECTIONS) {
+		sec = &kernel_lock_sections[kernel_lock_nr_sections];
+		sec->user = user;
+		sec->nest = 1;
+		sec->entered_ns = local_clock();
+		WRITE_ONCE(kernel_lock_nr_sections, kernel_lock_nr_sections + 1);
 		bkl_user_map_acquire(user, ip);
+	} else {
+		/* Counted, not tracked: no lockdep map, no hold time. */
+		kernel_lock_untracked++;
 	}
 	trace_lock_kernel(user, kernel_lock_depth, 0, ip);
 }
@@ -140,28 +166,29 @@ static void bkl_user_enter(struct bkl_user *user, unsigned long ip)
 /* Leave @user's section, with the BKL still held. */
 static void bkl_user_exit(struct bkl_user *user, unsigned long ip)
 {
-	struct bkl_user **pos;
+	struct bkl_section *sec;
 	u64 held = 0;
 
 	if (!user) {
 		trace_unlock_kernel(NULL, kernel_lock_depth, 0, ip);
 		return;
 	}
-	if (WARN_ONCE(!user->nest, "BKL: %s left at %pS but not entered\n",
-		      user->name, (void *)ip))
+	sec = bkl_find_section(user);
+	if (!sec) {
+		if (!WARN_ONCE(!kernel_lock_untracked,
+			       "BKL: %s left at %pS but not entered\n",
+			       user->name, (void *)ip))
+			kernel_lock_untracked--;
 		return;
-	if (!--user->nest) {
-		held = local_clock() - user->entered_ns;
+	}
+	if (!--sec->nest) {
+		held = local_clock() - sec->entered_ns;
 		__bkl_user_account_hold(user, held);
 		bkl_user_map_release(user, ip);
-		/* Sections nest; a user that ends out of order is unlinked. */
-		for (pos = &kernel_lock_users; *pos; pos = &(*pos)->outer) {
-			if (*pos == user) {
-				WRITE_ONCE(*pos, user->outer);
-				break;
-			}
-		}
-		user->outer = NULL;
+		/* Sections nest; one that ends out of order is taken out. */
+		memmove(sec, sec + 1, (kernel_lock_sections + kernel_lock_nr_sections -
+				       (sec + 1)) * sizeof(*sec));
+		WRITE_ONCE(kernel_lock_nr_sections, kernel_lock_nr_sections - 1);
 	}
 	trace_unlock_kernel(user, kernel_lock_depth, held, ip);
 }
@@ -259,19 +286,24 @@ EXPORT_SYMBOL_GPL(kernel_locked);
 struct bkl_saved __sched _bkl_release_all(unsigned long ip)
 {
 	struct bkl_saved saved = { };
-	struct bkl_user *user;
+	struct bkl_section *sec;
 	u64 now;
 
 	if (!kernel_locked())
 		return saved;
 	saved.depth = kernel_lock_depth;
-	saved.users = kernel_lock_users;
+	saved.nr_sections = kernel_lock_nr_sections;
+	saved.untracked = kernel_lock_untracked;
+	memcpy(saved.sections, kernel_lock_sections,
+	       saved.nr_sections * sizeof(*saved.sections));
 	now = local_clock();
-	for (user = saved.users; user; user = user->outer) {
-		__bkl_user_account_hold(user, now - user->entered_ns);
-		bkl_user_map_release(user, ip);
+	for (sec = saved.sections + saved.nr_sections; sec-- > saved.sections; ) {
+		__bkl_user_account_hold(sec->user, now - sec->entered_ns);
+		bkl_user_map_release(sec->user, ip);
 	}
-	trace_unlock_kernel(saved.users, 0, 0, ip);
+	trace_unlock_kernel(saved.nr_sections ?
+			    saved.sections[saved.nr_sections - 1].user : NULL,
+			    0, 0, ip);
 	__kernel_lock_clear_owner();
 	mutex_unlock(&kernel_lock_mutex);
 	return saved;
@@ -288,8 +320,7 @@ EXPORT_SYMBOL_GPL(_bkl_release_all);
  */
 void __sched _bkl_reacquire(struct bkl_saved saved, unsigned long ip)
 {
-	struct bkl_user *user;
-	unsigned int n, i;
+	unsigned int i;
 	u64 now;
 
 	might_sleep();
@@ -300,21 +331,18 @@ void __sched _bkl_reacquire(struct bkl_saved saved, unsigned long ip)
 	__kernel_lock_contended(NULL, ip);
 	mutex_lock(&kernel_lock_mutex);
 	__kernel_lock_set_owner(saved.depth);
-	WRITE_ONCE(kernel_lock_users, saved.users);
-	/*
-	 * Enter the sections outermost first, the order lockdep saw them in.
-	 * The stack is short and singly linked: walk it once per level.
-	 */
+	/* Enter the sections again outermost first, the order lockdep saw. */
 	now = local_clock();
-	for (n = 0, user = saved.users; user; user = user->outer)
-		n++;
-	while (n--) {
-		for (i = 0, user = saved.users; i < n; i++)
-			user = user->outer;
-		user->entered_ns = now;
-		bkl_user_map_acquire(user, ip);
+	for (i = 0; i < saved.nr_sections; i++) {
+		kernel_lock_sections[i] = saved.sections[i];
+		kernel_lock_sections[i].entered_ns = now;
+		bkl_user_map_acquire(saved.sections[i].user, ip);
 	}
-	trace_lock_kernel(saved.users, saved.depth, 0, ip);
+	WRITE_ONCE(kernel_lock_nr_sections, saved.nr_sections);
+	kernel_lock_untracked = saved.untracked;
+	trace_lock_kernel(saved.nr_sections ?
+			  saved.sections[saved.nr_sections - 1].user : NULL,
+			  saved.depth, 0, ip);
 }
 EXPORT_SYMBOL_GPL(_bkl_reacquire);
 
@@ -372,7 +400,7 @@ EXPORT_SYMBOL_GPL(bkl_reset_unannotated_count);
 bool bkl_get_holder(struct bkl_holder *holder)
 {
 	struct task_struct *owner;
-	struct bkl_user *user;
+	unsigned int n;
 
 	rcu_read_lock();
 	owner = READ_ONCE(kernel_lock_owner);
@@ -383,8 +411,8 @@ bool bkl_get_holder(struct bkl_holder *holder)
 	holder->pid = task_pid_nr(owner);
 	strscpy(holder->comm, owner->comm, sizeof(holder->comm));
 	holder->depth = READ_ONCE(kernel_lock_depth);
-	user = READ_ONCE(kernel_lock_users);
-	holder->user = user ? user->name : NULL;
+	n = min_t(unsigned int, READ_ONCE(kernel_lock_nr_sections), BKL_MAX_SECTIONS);
+	holder->user = n ? READ_ONCE(kernel_lock_sections[n - 1].user)->name : NULL;
 	holder->held_ns = local_clock() - READ_ONCE(kernel_lock_since);
 	rcu_read_unlock();
 	return true;

@@ -77,15 +77,14 @@ enum bkl_user_kind {
  * @hits: how often the lock was taken for this user
  * @contended: how often the user had to wait for the lock
  * @max_hold_ns: the longest time a section of this user held the lock
- * @entered_ns: BKL users: when the current section took the lock
- * @nest: BKL users: sections of this user the BKL holder is in
- * @outer: BKL users: the user whose section this one is nested in
  * @dep_map: the user's lockdep identity
  *
  * Define one with the macros of <linux/locked_ioctl.h> or with
- * DEFINE_BKL_USER()/DEFINE_BKL_SHIM_USER(), never by hand.  @entered_ns,
- * @nest and @outer of a BKL user are protected by the BKL.  The counters are
- * statistics, read without locking; /sys/kernel/debug/bkl/reset clears them.
+ * DEFINE_BKL_USER()/DEFINE_BKL_SHIM_USER(), never by hand.  The record is
+ * shared by every task that runs the user; which sections a task is in is
+ * kept by the BKL holder (&struct bkl_saved while it sleeps).  The counters
+ * are statistics, read without locking; /sys/kernel/debug/bkl/reset clears
+ * them.
  */
 struct bkl_user {
 	const char		*name;
@@ -96,9 +95,6 @@ struct bkl_user {
 	atomic_long_t		hits;
 	atomic_long_t		contended;
 	atomic64_t		max_hold_ns;
-	u64			entered_ns;
-	unsigned int		nest;
-	struct bkl_user		*outer;
 #ifdef CONFIG_DEBUG_LOCK_ALLOC
 	struct lockdep_map	dep_map;
 #endif

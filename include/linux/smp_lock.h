@@ -61,14 +61,33 @@ Documentation/locking/locked-ioctl.rst) or enable CONFIG_BKL"
 
 #include <linux/bkl_user.h>
 
+/* How many distinct annotated users' sections the BKL holder tracks. */
+#define BKL_MAX_SECTIONS	4
+
+/**
+ * struct bkl_section - a BKL user section the holder is in
+ * @user: the user
+ * @nest: how often the holder entered it (a user may nest in itself)
+ * @entered_ns: when the section took the lock, for its hold time
+ */
+struct bkl_section {
+	struct bkl_user *user;
+	unsigned int nest;
+	u64 entered_ns;
+};
+
 /**
  * struct bkl_saved - what bkl_release_all() dropped, for bkl_reacquire()
  * @depth: the recursion depth of the BKL, 0 when it was not held
- * @users: the innermost annotated BKL user section the task was in
+ * @nr_sections: the number of entries in @sections
+ * @untracked: sections beyond %BKL_MAX_SECTIONS, counted only
+ * @sections: the user sections the task was in, outermost first
  */
 struct bkl_saved {
 	unsigned int depth;
-	struct bkl_user *users;
+	unsigned int nr_sections;
+	unsigned int untracked;
+	struct bkl_section sections[BKL_MAX_SECTIONS];
 };
 
 void _lock_kernel(struct bkl_user *user, unsigned long ip) __acquires(kernel_lock);
