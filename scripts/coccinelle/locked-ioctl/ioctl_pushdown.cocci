@@ -14,7 +14,9 @@
 /// late for the generator; Coccinelle cannot add a declaration after a
 /// prototype, so the rule names the prototype (BKL_MIGRATE_AFTER_PROTOTYPE)
 /// and scripts/bkl-migrate puts the generator there.  scripts/bkl-migrate
-/// also adds #include <linux/locked_ioctl.h> and "depends on BKL".
+/// also adds #include <linux/locked_ioctl.h> and "depends on BKL", and
+/// reports a .compat_ioctl of the same operations that does not take the BKL
+/// (BKL_MIGRATE_COMPAT).
 ///
 // Confidence: High
 // Copyright: (C) 2026 The locked-ioctl authors
@@ -58,6 +60,26 @@ ufn << mk.ufn;
 import os
 with open(os.environ.get("BKL_MIGRATE_LOG", "/dev/null"), "a") as log:
     log.write("BKL_MIGRATE_AFTER_PROTOTYPE %s %s\n" % (fn, ufn))
+
+// The compat entry point of the same operations does not take the BKL that
+// the native one now takes (it never did: the VFS called .compat_ioctl
+// without it).  Named for scripts/bkl-migrate, which reports it.
+@compat depends on r@
+identifier r.fops, cfn;
+@@
+struct file_operations fops = {
+	...,
+	.compat_ioctl = cfn,
+	...
+};
+
+@script:python depends on compat@
+fops << r.fops;
+cfn << compat.cfn;
+@@
+import os
+with open(os.environ.get("BKL_MIGRATE_LOG", "/dev/null"), "a") as log:
+    log.write("BKL_MIGRATE_COMPAT %s %s\n" % (fops, cfn))
 
 // DEFINE_BKL_IOCTL() form: the wrapper replaces the handler in the fops.
 @rename depends on r && !shim@
