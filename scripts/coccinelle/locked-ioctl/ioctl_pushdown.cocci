@@ -3,7 +3,9 @@
 ///
 /// .ioctl = fn in a struct file_operations becomes .unlocked_ioctl =
 /// fn_unlocked_ioctl (fn's name with "_ioctl" replaced), defined by
-/// DEFINE_BKL_IOCTL(fn_unlocked_ioctl, fn) right after fn's definition.
+/// DEFINE_BKL_IOCTL(fn_unlocked_ioctl, fn) right after fn's definition; when
+/// fn does not use its inode argument, the argument goes from fn, its
+/// prototype and its callers, and the wrapper is DEFINE_BKL_UNLOCKED_IOCTL().
 /// With -D shim the driver goes on the deprecated_ioctl shim instead:
 /// .unlocked_ioctl = deprecated_ioctl, .locked_ioctl = fn, declared with
 /// DEFINE_BKL_SHIM_USER(fn).  Only initialisers of struct file_operations
@@ -46,6 +48,49 @@ ufn;
 base = fn[:-len("_ioctl")] if fn.endswith("_ioctl") else fn
 coccinelle.ufn = cocci.make_ident(base + "_unlocked_ioctl")
 
+// The handler does not use its inode argument (seed 003): drop it from the
+// handler, its prototype and its callers, and give it the unlocked_ioctl
+// signature; the wrapper is then DEFINE_BKL_UNLOCKED_IOCTL().  Not with the
+// shim, whose .locked_ioctl keeps the old signature.
+@noinode depends on r && !shim@
+identifier r.fn, inode, file, cmd, arg;
+type T1, T2, T3, T4;
+@@
+fn(T1 inode, T2 file, T3 cmd, T4 arg)
+{
+	... when != inode
+}
+
+@depends on noinode@
+identifier r.fn, noinode.inode, noinode.file, noinode.cmd, noinode.arg;
+type noinode.T1, noinode.T2, noinode.T3, noinode.T4;
+@@
+- int
++ long
+  fn(
+-    T1 inode,
+     T2 file, T3 cmd, T4 arg)
+  {...}
+
+@depends on noinode@
+identifier r.fn;
+parameter p1;
+parameter list[3] ps;
+@@
+- int
++ long
+  fn(
+-    p1,
+     ps);
+
+@depends on noinode@
+identifier r.fn;
+expression E1, E2, E3, E4;
+@@
+  fn(
+-    E1,
+     E2, E3, E4)
+
 @proto depends on r@
 identifier r.fn;
 type T;
@@ -53,13 +98,21 @@ position p;
 @@
 T fn@p(...);
 
-@script:python depends on proto@
+@script:python depends on proto && !noinode@
 fn << r.fn;
 ufn << mk.ufn;
 @@
 import os
 with open(os.environ.get("BKL_MIGRATE_LOG", "/dev/null"), "a") as log:
     log.write("BKL_MIGRATE_AFTER_PROTOTYPE %s %s\n" % (fn, ufn))
+
+@script:python depends on proto && noinode@
+fn << r.fn;
+ufn << mk.ufn;
+@@
+import os
+with open(os.environ.get("BKL_MIGRATE_LOG", "/dev/null"), "a") as log:
+    log.write("BKL_MIGRATE_AFTER_PROTOTYPE_UNLOCKED %s %s\n" % (fn, ufn))
 
 // The compat entry point of the same operations does not take the BKL that
 // the native one now takes (it never did: the VFS called .compat_ioctl
@@ -93,11 +146,17 @@ struct file_operations fops = {
 	,...
 };
 
-@depends on rename && !proto@
+@depends on rename && !proto && !noinode@
 identifier r.fn, mk.ufn;
 @@
 fn(...) {...}
 +DEFINE_BKL_IOCTL(ufn, fn);
+
+@depends on rename && !proto && noinode@
+identifier r.fn, mk.ufn;
+@@
+fn(...) {...}
++DEFINE_BKL_UNLOCKED_IOCTL(ufn, fn);
 
 // Shim form: the old handler stays, as .locked_ioctl.
 @shimmed depends on r && shim@
