@@ -24,7 +24,7 @@ fresh identifier u = f ## "_bkl";
 position p;
 @@
 f@p(...) {
-<...
+<+...
 (
 - lock_kernel()
 + lock_kernel_user(&u)
@@ -32,7 +32,7 @@ f@p(...) {
 - unlock_kernel()
 + unlock_kernel_user(&u)
 )
-...>
+...+>
 }
 
 @script:python depends on annotate@
@@ -53,9 +53,9 @@ identifier f;
 position p;
 @@
 f(...) {
-<...
+<+...
  lock_kernel@p()
-...>
+...+>
 }
 
 @script:python depends on org@
