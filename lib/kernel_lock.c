@@ -72,6 +72,13 @@ static void __kernel_lock_clear_owner(void)
 	WRITE_ONCE(kernel_lock_owner, NULL);
 }
 
+/* The user of the innermost of @n sections, or NULL. */
+static struct bkl_user *bkl_innermost(const struct bkl_section *sections,
+				      unsigned int n)
+{
+	return n ? sections[n - 1].user : NULL;
+}
+
 /* The holder's section of @user, or NULL. */
 static struct bkl_section *bkl_find_section(struct bkl_user *user)
 {
@@ -119,20 +126,6 @@ static inline void bkl_warn_unannotated(unsigned long ip)
 {
 }
 #endif
-
-static void bkl_user_map_acquire(struct bkl_user *user, unsigned long ip)
-{
-#ifdef CONFIG_DEBUG_LOCK_ALLOC
-	lock_acquire_exclusive(&user->dep_map, 0, 0, NULL, ip);
-#endif
-}
-
-static void bkl_user_map_release(struct bkl_user *user, unsigned long ip)
-{
-#ifdef CONFIG_DEBUG_LOCK_ALLOC
-	lock_release(&user->dep_map, ip);
-#endif
-}
 
 /* Enter @user's section, with the BKL held; NULL is an unannotated user. */
 static void bkl_user_enter(struct bkl_user *user, unsigned long ip)
@@ -301,8 +294,7 @@ struct bkl_saved __sched _bkl_release_all(unsigned long ip)
 		__bkl_user_account_hold(sec->user, now - sec->entered_ns);
 		bkl_user_map_release(sec->user, ip);
 	}
-	trace_unlock_kernel(saved.nr_sections ?
-			    saved.sections[saved.nr_sections - 1].user : NULL,
+	trace_unlock_kernel(bkl_innermost(saved.sections, saved.nr_sections),
 			    0, 0, ip);
 	__kernel_lock_clear_owner();
 	mutex_unlock(&kernel_lock_mutex);
@@ -340,8 +332,7 @@ void __sched _bkl_reacquire(struct bkl_saved saved, unsigned long ip)
 	}
 	WRITE_ONCE(kernel_lock_nr_sections, saved.nr_sections);
 	kernel_lock_untracked = saved.untracked;
-	trace_lock_kernel(saved.nr_sections ?
-			  saved.sections[saved.nr_sections - 1].user : NULL,
+	trace_lock_kernel(bkl_innermost(saved.sections, saved.nr_sections),
 			  saved.depth, 0, ip);
 }
 EXPORT_SYMBOL_GPL(_bkl_reacquire);

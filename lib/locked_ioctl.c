@@ -70,9 +70,7 @@ EXPORT_SYMBOL_GPL(__bkl_user_account_hold);
 static u64 locked_ioctl_enter(struct bkl_user *user, unsigned long ip)
 {
 	atomic_long_inc(&user->hits);
-#ifdef CONFIG_DEBUG_LOCK_ALLOC
-	lock_acquire_exclusive(&user->dep_map, 0, 0, NULL, ip);
-#endif
+	bkl_user_map_acquire(user, ip);
 	trace_driver_lock(user, 1, 0, ip);
 	return local_clock();
 }
@@ -82,9 +80,7 @@ static void locked_ioctl_exit(struct bkl_user *user, u64 t0, unsigned long ip)
 	u64 held = local_clock() - t0;
 
 	__bkl_user_account_hold(user, held);
-#ifdef CONFIG_DEBUG_LOCK_ALLOC
-	lock_release(&user->dep_map, ip);
-#endif
+	bkl_user_map_release(user, ip);
 	trace_driver_unlock(user, 0, held, ip);
 }
 

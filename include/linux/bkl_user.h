@@ -197,6 +197,24 @@ struct bkl_user {
 #define DEFINE_BKL_SHIM_USER(fn)					\
 	__DEFINE_BKL_USER(__bkl_shim_, fn, SHIM, #fn, "BKL", SELF)
 
+/*
+ * The user's lockdep identity, held while its section runs: by the BKL in
+ * lib/kernel_lock.c, by the generic wrappers in lib/locked_ioctl.c.
+ */
+static inline void bkl_user_map_acquire(struct bkl_user *user, unsigned long ip)
+{
+#ifdef CONFIG_DEBUG_LOCK_ALLOC
+	lock_acquire_exclusive(&user->dep_map, 0, 0, NULL, ip);
+#endif
+}
+
+static inline void bkl_user_map_release(struct bkl_user *user, unsigned long ip)
+{
+#ifdef CONFIG_DEBUG_LOCK_ALLOC
+	lock_release(&user->dep_map, ip);
+#endif
+}
+
 /* The generic wrappers' lock hooks, in lib/locked_ioctl.c. */
 u64 __locked_ioctl_lock(struct bkl_user *user, struct mutex *lock);
 int __locked_ioctl_lock_interruptible(struct bkl_user *user,
