@@ -3,7 +3,7 @@
 # locked-ioctl: the user-facing targets.  Kbuild, beside this file, is what
 # kbuild reads for an out-of-tree (M=) build.
 #
-#   make run                     set up, apply onto Linux 6.12, build and test
+#   make run                     set up, apply onto Linux 6.12, migrate, boot, test
 #   make check                   the whole test suite
 #   make apply   KDIR=/path      put the layer onto a kernel tree
 #   make unapply KDIR=/path      take it off again
@@ -50,12 +50,11 @@ check:
 
 run: apply
 	@$(SCRIPTS)/check -j $(JOBS) kunit-6.12 sparse bkl-users
-	@echo "BKL users and candidates in $(KDIR) (scripts/bkl-users):"
-	@$(CURDIR)/scripts/bkl-users --tree $(KDIR) $(KDIR)/drivers $(KDIR)/lib
-	@echo "The layer is on $(KDIR); build trees and logs are in $(BUILD)."
+	@$(SCRIPTS)/boot -j $(JOBS) --report lockdep
+	@echo "The layer is on $(KDIR); the migrated x86_64 kernel and the logs are in $(BUILD)."
 
 clean:
-	rm -rf $(BUILD)/kunit-* $(BUILD)/test $(BUILD)/logs
+	rm -rf $(BUILD)/kunit-* $(BUILD)/qemu $(BUILD)/test $(BUILD)/logs
 
 distclean:
 	rm -rf $(BUILD)
