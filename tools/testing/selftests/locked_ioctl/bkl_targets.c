@@ -162,7 +162,7 @@ static void t_sg(void)
 	CALL("SG_GET_VERSION_NUM", ioctl(fd, SG_GET_VERSION_NUM, &v), "%d", v);
 	memset(&id, 0, sizeof(id));
 	CALL("SG_GET_SCSI_ID", ioctl(fd, SG_GET_SCSI_ID, &id), "channel=%d id=%d lun=%d type=%d",
-	       id.channel, id.scsi_id, id.lun, id.scsi_type);
+	     id.channel, id.scsi_id, id.lun, id.scsi_type);
 	CALL("SG_SET_RESERVED_SIZE", ioctl(fd, SG_SET_RESERVED_SIZE, &size), NULL);
 	size = 0;
 	CALL("SG_GET_RESERVED_SIZE", ioctl(fd, SG_GET_RESERVED_SIZE, &size), "%d", size);
@@ -184,8 +184,8 @@ static void t_mtd(void)
 		return;
 	memset(&mi, 0, sizeof(mi));
 	CALL("MEMGETINFO", ioctl(fd, MEMGETINFO, &mi),
-	       "type=%u flags=%#x size=%u erasesize=%u writesize=%u",
-	       mi.type, mi.flags, mi.size, mi.erasesize, mi.writesize);
+	     "type=%u flags=%#x size=%u erasesize=%u writesize=%u",
+	     mi.type, mi.flags, mi.size, mi.erasesize, mi.writesize);
 	ei.length = mi.erasesize;
 	CALL("MEMERASE", ioctl(fd, MEMERASE, &ei), NULL);
 	n = pwrite(fd, buf, sizeof(buf), 0) == sizeof(buf) &&
@@ -254,7 +254,7 @@ static void t_pktcdvd(void)
 	if (fd < 0)
 		return;
 	CALL("PACKET_CTRL_CMD(STATUS)", ioctl(fd, PACKET_CTRL_CMD, &c), "devices=%u",
-	       c.num_devices);
+	     c.num_devices);
 	c.command = 99;
 	CALL("PACKET_CTRL_CMD(99)", ioctl(fd, PACKET_CTRL_CMD, &c), NULL);
 	CALL("unknown", ioctl(fd, _IO('X', 0x7f), 0), NULL);
@@ -298,11 +298,11 @@ static void t_v4l2(void)
 		return;
 	memset(&cap, 0, sizeof(cap));
 	CALL("VIDIOC_QUERYCAP", ioctl(fd, VIDIOC_QUERYCAP, &cap), "driver=%s caps=%#x",
-	       cap.driver, cap.device_caps);
+	     cap.driver, cap.device_caps);
 	CALL("VIDIOC_ENUM_FMT", ioctl(fd, VIDIOC_ENUM_FMT, &fd_desc), "%.4s",
-	       (char *)&fd_desc.pixelformat);
+	     (char *)&fd_desc.pixelformat);
 	CALL("VIDIOC_G_FMT", ioctl(fd, VIDIOC_G_FMT, &fmt), "%ux%u", fmt.fmt.pix.width,
-	       fmt.fmt.pix.height);
+	     fmt.fmt.pix.height);
 	CALL("VIDIOC_QUERYCAP(NULL)", ioctl(fd, VIDIOC_QUERYCAP, NULL), NULL);
 	CALL("unknown", ioctl(fd, _IO('V', 0xfe), 0), NULL);
 	close(fd);
@@ -317,7 +317,7 @@ static void t_dvb(void)
 	if (fd >= 0) {
 		memset(&fi, 0, sizeof(fi));
 		CALL("FE_GET_INFO", ioctl(fd, FE_GET_INFO, &fi), "name=%s type=%d caps=%#x",
-		       fi.name, fi.type, fi.caps);
+		     fi.name, fi.type, fi.caps);
 		CALL("FE_READ_STATUS", ioctl(fd, FE_READ_STATUS, &status), NULL);
 		CALL("FE_GET_INFO(NULL)", ioctl(fd, FE_GET_INFO, NULL), NULL);
 		CALL("unknown", ioctl(fd, _IO('o', 0xfe), 0), NULL);
@@ -366,14 +366,14 @@ static void t_ipmi(void)
 	if (fd < 0)
 		return;
 	CALL("IPMICTL_GET_MY_ADDRESS_CMD", ioctl(fd, IPMICTL_GET_MY_ADDRESS_CMD, &addr),
-	       "%#x", addr);
+	     "%#x", addr);
 	ret = ioctl(fd, IPMICTL_SEND_COMMAND, &req);
 	if (report("IPMICTL_SEND_COMMAND(Get Device ID)", ret, NULL) == 0) {
 		pfd.fd = fd;
 		pfd.events = POLLIN;
 		poll(&pfd, 1, 5000);
 		CALL("IPMICTL_RECEIVE_MSG_TRUNC", ioctl(fd, IPMICTL_RECEIVE_MSG_TRUNC, &recv),
-		       "msgid=%ld cc=%#x len=%u", recv.msgid, data[0], recv.msg.data_len);
+		     "msgid=%ld cc=%#x len=%u", recv.msgid, data[0], recv.msg.data_len);
 	}
 	CALL("IPMICTL_RECEIVE_MSG(empty)", ioctl(fd, IPMICTL_RECEIVE_MSG, &recv), NULL);
 	CALL("IPMICTL_SEND_COMMAND(NULL)", ioctl(fd, IPMICTL_SEND_COMMAND, NULL), NULL);
@@ -391,7 +391,7 @@ static void t_watchdog(void)
 		return;
 	memset(&wi, 0, sizeof(wi));
 	CALL("WDIOC_GETSUPPORT", ioctl(fd, WDIOC_GETSUPPORT, &wi), "identity=%s options=%#x",
-	       wi.identity, wi.options);
+	     wi.identity, wi.options);
 	t = 30;
 	CALL("WDIOC_SETTIMEOUT", ioctl(fd, WDIOC_SETTIMEOUT, &t), "%d", t);
 	t = 0;
