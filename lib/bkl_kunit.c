@@ -16,6 +16,8 @@
 #include <linux/sched/signal.h>
 #include <linux/smp_lock.h>
 
+#include "bkl_kunit.h"
+
 /* A kthread that takes the BKL and holds it until told to let go. */
 struct bkl_test_holder {
 	struct completion locked;
@@ -357,19 +359,6 @@ static const struct file_operations bkl_test_empty_fops = {
 	.unlocked_ioctl = deprecated_ioctl,
 };
 
-static struct file *bkl_test_file(struct kunit *test,
-				  const struct file_operations *fops)
-{
-	struct file *file = kunit_kzalloc(test, sizeof(*file), GFP_KERNEL);
-	struct inode *inode = kunit_kzalloc(test, sizeof(*inode), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, file);
-	KUNIT_ASSERT_NOT_NULL(test, inode);
-	file->f_op = fops;
-	file->f_inode = inode;
-	return file;
-}
-
 struct bkl_ioctl_case {
 	const char *name;
 	long (*entry)(struct file *file, unsigned int cmd, unsigned long arg);
@@ -416,7 +405,7 @@ KUNIT_ARRAY_PARAM(bkl_ioctl, bkl_ioctl_cases, bkl_ioctl_case_desc);
 static void bkl_test_ioctl_wrappers(struct kunit *test)
 {
 	const struct bkl_ioctl_case *c = test->param_value;
-	struct file *file = bkl_test_file(test, c->fops);
+	struct file *file = bkl_kunit_file(test, c->fops);
 
 	memset(&bkl_seen, 0, sizeof(bkl_seen));
 	KUNIT_EXPECT_EQ(test, c->entry(file, c->cmd, c->arg), c->expect);

@@ -26,6 +26,8 @@
 #include <linux/wait.h>
 #include <trace/events/bkl.h>
 
+#include "bkl_kunit.h"
+
 static bool provoke_inversion;
 module_param(provoke_inversion, bool, 0444);
 MODULE_PARM_DESC(provoke_inversion,
@@ -89,19 +91,6 @@ static const struct file_operations bkl_users_test_shim_fops = {
 	.locked_ioctl	= bkl_users_test_old_ioctl,
 };
 
-static struct file *bkl_users_test_file(struct kunit *test,
-					const struct file_operations *fops)
-{
-	struct file *file = kunit_kzalloc(test, sizeof(*file), GFP_KERNEL);
-	struct inode *inode = kunit_kzalloc(test, sizeof(*inode), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, file);
-	KUNIT_ASSERT_NOT_NULL(test, inode);
-	file->f_op = fops;
-	file->f_inode = inode;
-	return file;
-}
-
 static int bkl_users_test_init(struct kunit *test)
 {
 	memset(&seen, 0, sizeof(seen));
@@ -163,7 +152,7 @@ static void bkl_users_test_record_fields(struct kunit *test)
 /* Each call counts once; the handler runs inside its user's section. */
 static void bkl_users_test_counts_hits(struct kunit *test)
 {
-	struct file *file = bkl_users_test_file(test, NULL);
+	struct file *file = bkl_kunit_file(test, NULL);
 	struct bkl_user *u = &__bkl_user_bkl_users_test_ioctl;
 	struct bkl_user *r = &__bkl_user_bkl_users_test_replacement_ioctl;
 	int i;
@@ -185,7 +174,7 @@ static void bkl_users_test_counts_hits(struct kunit *test)
 /* The longest section is kept, and a reset clears every counter. */
 static void bkl_users_test_max_hold_and_reset(struct kunit *test)
 {
-	struct file *file = bkl_users_test_file(test, NULL);
+	struct file *file = bkl_kunit_file(test, NULL);
 	struct bkl_user *u = &__bkl_user_bkl_users_test_ioctl;
 	struct bkl_user *r = &__bkl_user_bkl_users_test_replacement_ioctl;
 
@@ -221,7 +210,7 @@ static int bkl_users_test_caller_fn(void *data)
 static void bkl_users_test_counts_contention(struct kunit *test)
 {
 	struct bkl_users_test_caller c = {
-		.file = bkl_users_test_file(test, NULL),
+		.file = bkl_kunit_file(test, NULL),
 	};
 	struct bkl_user *u = &__bkl_user_bkl_users_test_ioctl;
 	struct task_struct *t;
@@ -247,7 +236,7 @@ static void bkl_users_test_counts_contention(struct kunit *test)
 /* deprecated_ioctl() runs a declared shim handler under its own name. */
 static void bkl_users_test_shim_user(struct kunit *test)
 {
-	struct file *file = bkl_users_test_file(test, &bkl_users_test_shim_fops);
+	struct file *file = bkl_kunit_file(test, &bkl_users_test_shim_fops);
 	struct bkl_user *shim = &__bkl_shim_bkl_users_test_old_ioctl;
 	unsigned long unannotated = bkl_unannotated_count();
 
@@ -348,7 +337,7 @@ static int bkl_users_test_sleeper_fn(void *data)
 static void bkl_users_test_sections_per_task(struct kunit *test)
 {
 	struct bkl_users_test_sleeper s = { };
-	struct file *file = bkl_users_test_file(test, NULL);
+	struct file *file = bkl_kunit_file(test, NULL);
 	struct bkl_user *u = &__bkl_user_bkl_users_test_ioctl;
 	unsigned long misuse = bkl_misuse_count();
 	struct task_struct *t;
@@ -409,7 +398,7 @@ static bool bkl_users_test_print(struct bkl_user *user, void *test)
 
 static void bkl_users_test_format(struct kunit *test)
 {
-	struct file *file = bkl_users_test_file(test, NULL);
+	struct file *file = bkl_kunit_file(test, NULL);
 	char line[256], expect[256];
 	int len;
 
@@ -448,7 +437,7 @@ static void bkl_users_test_probe(void *data, const struct bkl_user *user,
 /* The tracepoints carry the user and the depth, and the hold on release. */
 static void bkl_users_test_tracepoints(struct kunit *test)
 {
-	struct file *file = bkl_users_test_file(test, NULL);
+	struct file *file = bkl_kunit_file(test, NULL);
 	struct bkl_users_test_trace lock = { }, unlock = { }, dlock = { };
 
 	KUNIT_ASSERT_EQ(test, register_trace_lock_kernel(bkl_users_test_probe, &lock), 0);
@@ -510,7 +499,7 @@ static DEFINE_MUTEX(bkl_users_test_order);
 
 static void bkl_users_test_inversion_names_user(struct kunit *test)
 {
-	struct file *file = bkl_users_test_file(test, NULL);
+	struct file *file = bkl_kunit_file(test, NULL);
 
 	if (!provoke_inversion)
 		kunit_skip(test, "needs bkl_users_kunit.provoke_inversion=1");
