@@ -50,7 +50,7 @@ check:
 
 run: apply
 	@$(SCRIPTS)/check -j $(JOBS) kunit-6.12 sparse bkl-users
-	@$(SCRIPTS)/boot -j $(JOBS) --report lockdep
+	@$(SCRIPTS)/boot -j $(JOBS) --report migrated
 	@echo "The layer is on $(KDIR); the migrated x86_64 kernel and the logs are in $(BUILD)."
 
 clean:
