@@ -7,13 +7,21 @@
 #   make check                   the whole test suite
 #   make apply   KDIR=/path      put the layer onto a kernel tree
 #   make unapply KDIR=/path      take it off again
+#   make modules [KDIR=/path]    the layer as modules, for a kernel without it
+#   make modules_install         ...and install them (default: Debian's kernel)
+#   make dkms-source             its sources and dkms.conf in /usr/src, for dkms
 #
-# KVER=6.1 selects Debian's linux-source-6.1 instead of 6.12; KDIR= any tree.
+# KVER=6.1 selects Debian's linux-source-6.1 instead of 6.12; KDIR= any tree
+# (for modules: a kernel build or headers directory; default: the headers of
+# Debian's linux-headers-amd64, installed when missing).
 
 KVER	?= 6.12
 BUILD	?= $(CURDIR)/build
 JOBS	?= $(shell nproc)
 SCRIPTS	:= $(CURDIR)/scripts/locked-ioctl
+
+# the modules' KDIR: only one given on the command line
+MODULES_KDIR := $(if $(filter undefined,$(origin KDIR)),,$(KDIR))
 
 ifeq ($(origin KDIR),undefined)
 KDIR	:= $(BUILD)/src/linux-source-$(KVER)
@@ -24,10 +32,11 @@ endif
 
 export BUILD
 
-.PHONY: help setup apply unapply status kunit check run clean distclean
+.PHONY: help setup apply unapply status kunit check run modules modules_install \
+	dkms-source clean distclean
 
 help:
-	@sed -n '3,13s/^# \{0,1\}//p' Makefile
+	@sed -n '3,18s/^# \{0,1\}//p' Makefile
 
 setup:
 	@$(SETUP)
@@ -53,8 +62,17 @@ run: apply
 	@$(SCRIPTS)/boot -j $(JOBS) --report migrated
 	@echo "The layer is on $(KDIR); the migrated x86_64 kernel and the logs are in $(BUILD)."
 
+modules:
+	@$(SCRIPTS)/modules $(MODULES_KDIR)
+
+modules_install:
+	@$(SCRIPTS)/modules --install $(MODULES_KDIR)
+
+dkms-source:
+	@$(SCRIPTS)/modules --dkms-source /usr/src/locked-ioctl-$$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$$/\1/p' dkms.conf)
+
 clean:
-	rm -rf $(BUILD)/kunit-* $(BUILD)/qemu $(BUILD)/test $(BUILD)/logs
+	rm -rf $(BUILD)/kunit-* $(BUILD)/qemu $(BUILD)/test $(BUILD)/logs $(BUILD)/modules
 
 distclean:
 	rm -rf $(BUILD)

@@ -11,6 +11,7 @@
 #define _LINUX_BKL_USER_H
 
 #include <linux/atomic.h>
+#include <linux/build_bug.h>
 #include <linux/compiler.h>
 #include <linux/lockdep.h>
 #include <linux/stringify.h>
@@ -175,6 +176,16 @@ struct bkl_user {
 #define DEFINE_BKL_USER(name, func)					\
 	__DEFINE_BKL_USER(, name, DIRECT, #func, "BKL", NONE)
 
+/*
+ * Out of tree, against a kernel without the layer (CONFIG_BKL_MODULE), there
+ * is no &file_operations.locked_ioctl for the shim to call.
+ */
+#define __BKL_NO_SHIM_MSG						\
+	"the deprecated_ioctl shim needs file_operations.locked_ioctl, "	\
+	"which only a kernel with the layer applied has (make apply): "	\
+	"out of tree, convert the driver with DEFINE_BKL_IOCTL() "	\
+	"(scripts/bkl-migrate without --shim)"
+
 /**
  * DEFINE_BKL_SHIM_USER() - declare a driver on the deprecated_ioctl shim
  * @fn: the driver's &file_operations.locked_ioctl handler
@@ -194,8 +205,14 @@ struct bkl_user {
  *		.locked_ioctl	= foo_ioctl,
  *	};
  */
+#ifdef CONFIG_BKL_MODULE
+/* Out of tree the shim cannot work: say so where the driver declares it. */
+#define DEFINE_BKL_SHIM_USER(fn)					\
+	static_assert(sizeof(#fn) == 0, __BKL_NO_SHIM_MSG)
+#else
 #define DEFINE_BKL_SHIM_USER(fn)					\
 	__DEFINE_BKL_USER(__bkl_shim_, fn, SHIM, #fn, "BKL", SELF)
+#endif
 
 /*
  * The user's lockdep identity, held while its section runs: by the BKL in

@@ -15,7 +15,7 @@
 #include <linux/compat.h>
 #include <linux/fs.h>
 #include <linux/mutex.h>
-#ifdef CONFIG_BKL
+#if IS_ENABLED(CONFIG_BKL)
 #include <linux/smp_lock.h>
 #endif
 
@@ -49,9 +49,12 @@
  * compat_ptr(arg) to the same handler.  A driver with its own compat handler
  * wraps that with the ``_UNLOCKED``/generic form like any other handler.
  *
- * The BKL forms exist only with CONFIG_BKL=y; with CONFIG_BKL=n a remaining
- * user fails to compile with a message that names the fix.  The mutex and
- * guard forms need no BKL and are what a converted driver keeps.
+ * The BKL forms exist only with CONFIG_BKL=y, or out of tree with the BKL as a
+ * module (CONFIG_BKL_MODULE); with CONFIG_BKL=n a remaining user fails to
+ * compile with a message that names the fix.  The mutex and guard forms need
+ * no BKL and are what a converted driver keeps.  The deprecated_ioctl shim
+ * needs &file_operations.locked_ioctl, which only a kernel with the layer
+ * applied has: out of tree, a use of it fails to compile with a message too.
  */
 
 /*
@@ -109,7 +112,7 @@ static long prefix##name(struct file *file, unsigned int cmd, unsigned long arg)
 
 #define __LOCKED_IOCTL_COMPAT_ARG(arg)	((unsigned long)compat_ptr(arg))
 
-#ifdef CONFIG_BKL
+#if IS_ENABLED(CONFIG_BKL)
 
 /**
  * DEFINE_BKL_IOCTL() - define an unlocked_ioctl that calls an old-style
@@ -184,11 +187,20 @@ static long prefix##name(struct file *file, unsigned int cmd, unsigned long arg)
 #define DEFINE_BKL_UNLOCKED_IOCTL(name, fn)				\
 	__DEFINE_BKL_IOCTL(, name, #fn, fn(file, cmd, arg))
 
+#ifdef CONFIG_BKL
 long deprecated_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
 long deprecated_compat_ioctl(struct file *file, unsigned int cmd,
 			     unsigned long arg);
+#elif __has_attribute(__unavailable__)
+/* Out of tree: the kernel has no &file_operations.locked_ioctl to call. */
+long deprecated_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+	__attribute__((__unavailable__(__BKL_NO_SHIM_MSG)));
+long deprecated_compat_ioctl(struct file *file, unsigned int cmd,
+			     unsigned long arg)
+	__attribute__((__unavailable__(__BKL_NO_SHIM_MSG)));
+#endif
 
-#else /* !CONFIG_BKL */
+#else /* !IS_ENABLED(CONFIG_BKL) */
 
 #define __BKL_REMOVED_MSG						\
 	"this code depends on the Big Kernel Lock: convert it (see "	\
@@ -217,7 +229,7 @@ long deprecated_compat_ioctl(struct file *file, unsigned int cmd,
 	__attribute__((__unavailable__(__BKL_REMOVED_MSG)));
 #endif
 
-#endif /* CONFIG_BKL */
+#endif /* IS_ENABLED(CONFIG_BKL) */
 
 /**
  * DEFINE_LOCKED_IOCTL() - define an unlocked_ioctl that calls a handler under

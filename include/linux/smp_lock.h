@@ -14,9 +14,11 @@
 /*
  * With CONFIG_BKL=n there is deliberately no BKL API at all: a file that still
  * includes this header fails to build here, with the fix in the message, and
- * not with an undefined symbol at link time.
+ * not with an undefined symbol at link time.  Out of tree, against a kernel
+ * without the layer, the BKL is the module bkl.ko and its users are built
+ * with CONFIG_BKL_MODULE (see the repository's Kbuild and locked-ioctl.mk).
  */
-#ifndef CONFIG_BKL
+#if !IS_ENABLED(CONFIG_BKL)
 #error "this code depends on the Big Kernel Lock: convert it (see \
 Documentation/locking/locked-ioctl.rst) or enable CONFIG_BKL"
 #endif

@@ -246,9 +246,15 @@ long lit_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	return ret;
 }
 
+/*
+ * Out of tree (CONFIG_BKL_MODULE), the kernel has no
+ * file_operations.locked_ioctl: the shim's devices (shim.c) are not built.
+ */
 static struct lit_dev *const lit_devs[] = {
-	&lit_shim_dev, &lit_legacy_dev, &lit_bkl_dev,
-	&lit_mutex_dev, &lit_mutex_intr_dev, &lit_nolock_dev,
+#ifdef CONFIG_BKL
+	&lit_shim_dev, &lit_legacy_dev,
+#endif
+	&lit_bkl_dev, &lit_mutex_dev, &lit_mutex_intr_dev, &lit_nolock_dev,
 };
 
 static int __init lit_init(void)
