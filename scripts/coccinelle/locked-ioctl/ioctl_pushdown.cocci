@@ -15,7 +15,11 @@
 /// When fn has a prototype before the operations, the definition comes too
 /// late for the generator; Coccinelle cannot add a declaration after a
 /// prototype, so the rule names the prototype (BKL_MIGRATE_AFTER_PROTOTYPE)
-/// and scripts/bkl-migrate puts the generator there.  scripts/bkl-migrate
+/// and scripts/bkl-migrate puts the generator there.  Otherwise it names the
+/// definition (BKL_MIGRATE_AFTER_DEFINITION) and scripts/bkl-migrate puts
+/// the generator after it: a rule that adds after "fn(...) {...}" fails on
+/// large handlers whose closing brace is reached by paths the rule does not
+/// match (Coccinelle's "reachable by inconsistent control-flow paths").  scripts/bkl-migrate
 /// also adds #include <linux/locked_ioctl.h> and "depends on BKL", and
 /// reports a .compat_ioctl of the same operations that does not take the BKL
 /// (BKL_MIGRATE_COMPAT).
@@ -146,17 +150,21 @@ struct file_operations fops = {
 	,...
 };
 
-@depends on rename && !proto && !noinode@
-identifier r.fn, mk.ufn;
+@script:python depends on rename && !proto && !noinode@
+fn << r.fn;
+ufn << mk.ufn;
 @@
-fn(...) {...}
-+DEFINE_BKL_IOCTL(ufn, fn);
+import os
+with open(os.environ.get("BKL_MIGRATE_LOG", "/dev/null"), "a") as log:
+    log.write("BKL_MIGRATE_AFTER_DEFINITION %s %s\n" % (fn, ufn))
 
-@depends on rename && !proto && noinode@
-identifier r.fn, mk.ufn;
+@script:python depends on rename && !proto && noinode@
+fn << r.fn;
+ufn << mk.ufn;
 @@
-fn(...) {...}
-+DEFINE_BKL_UNLOCKED_IOCTL(ufn, fn);
+import os
+with open(os.environ.get("BKL_MIGRATE_LOG", "/dev/null"), "a") as log:
+    log.write("BKL_MIGRATE_AFTER_DEFINITION_UNLOCKED %s %s\n" % (fn, ufn))
 
 // Shim form: the old handler stays, as .locked_ioctl.
 @shimmed depends on r && shim@
@@ -172,11 +180,12 @@ struct file_operations fops = {
 	...
 };
 
-@depends on shimmed && !proto@
-identifier r.fn;
+@script:python depends on shimmed && !proto@
+fn << r.fn;
 @@
-fn(...) {...}
-+DEFINE_BKL_SHIM_USER(fn);
+import os
+with open(os.environ.get("BKL_MIGRATE_LOG", "/dev/null"), "a") as log:
+    log.write("BKL_MIGRATE_AFTER_DEFINITION %s %s\n" % (fn, fn))
 
 // Reports: every .ioctl of a struct file_operations.
 @depends on context@
