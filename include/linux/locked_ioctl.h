@@ -187,19 +187,6 @@ static long prefix##name(struct file *file, unsigned int cmd, unsigned long arg)
 #define DEFINE_BKL_UNLOCKED_IOCTL(name, fn)				\
 	__DEFINE_BKL_IOCTL(, name, #fn, fn(file, cmd, arg))
 
-#ifdef CONFIG_BKL
-long deprecated_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
-long deprecated_compat_ioctl(struct file *file, unsigned int cmd,
-			     unsigned long arg);
-#elif __has_attribute(__unavailable__)
-/* Out of tree: the kernel has no &file_operations.locked_ioctl to call. */
-long deprecated_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
-	__attribute__((__unavailable__(__BKL_NO_SHIM_MSG)));
-long deprecated_compat_ioctl(struct file *file, unsigned int cmd,
-			     unsigned long arg)
-	__attribute__((__unavailable__(__BKL_NO_SHIM_MSG)));
-#endif
-
 #else /* !IS_ENABLED(CONFIG_BKL) */
 
 #define __BKL_REMOVED_MSG						\
@@ -216,20 +203,33 @@ long deprecated_compat_ioctl(struct file *file, unsigned int cmd,
 #define DEFINE_BKL_COMPAT_IOCTL(name, fn)	__BKL_REMOVED(name, fn)
 #define DEFINE_BKL_UNLOCKED_IOCTL(name, fn)	__BKL_REMOVED(name, fn)
 
+#endif /* IS_ENABLED(CONFIG_BKL) */
+
+#ifdef CONFIG_BKL
+long deprecated_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
+long deprecated_compat_ioctl(struct file *file, unsigned int cmd,
+			     unsigned long arg);
+#else
 /*
- * deprecated_ioctl is used in initialisers, where an assertion is not
- * allowed: declaring it unavailable makes any use an error with the message.
- * Compilers without the attribute report it as undeclared.
+ * No shim: without the BKL, or out of tree (CONFIG_BKL_MODULE), where the
+ * kernel has no &file_operations.locked_ioctl to call.  deprecated_ioctl is
+ * used in initialisers, where an assertion is not allowed: declaring it
+ * unavailable makes any use an error with the message.  Compilers without
+ * the attribute report it as undeclared.
  */
+#ifdef CONFIG_BKL_MODULE
+#define __BKL_NO_SHIM_REASON	__BKL_NO_SHIM_MSG
+#else
+#define __BKL_NO_SHIM_REASON	__BKL_REMOVED_MSG
+#endif
 #if __has_attribute(__unavailable__)
 long deprecated_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
-	__attribute__((__unavailable__(__BKL_REMOVED_MSG)));
+	__attribute__((__unavailable__(__BKL_NO_SHIM_REASON)));
 long deprecated_compat_ioctl(struct file *file, unsigned int cmd,
 			     unsigned long arg)
-	__attribute__((__unavailable__(__BKL_REMOVED_MSG)));
+	__attribute__((__unavailable__(__BKL_NO_SHIM_REASON)));
 #endif
-
-#endif /* IS_ENABLED(CONFIG_BKL) */
+#endif /* CONFIG_BKL */
 
 /**
  * DEFINE_LOCKED_IOCTL() - define an unlocked_ioctl that calls a handler under
