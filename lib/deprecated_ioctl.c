@@ -30,9 +30,9 @@ static long __deprecated_ioctl(struct file *file, unsigned int cmd,
 	 * names its handler rather than this function.
 	 */
 	user = bkl_user_find_handler(fops->locked_ioctl);
-	_lock_kernel(user, (unsigned long)fops->locked_ioctl);
+	__lock_kernel_user(user, (unsigned long)fops->locked_ioctl);
 	ret = fops->locked_ioctl(file_inode(file), file, cmd, arg);
-	_unlock_kernel(user, (unsigned long)fops->locked_ioctl);
+	__unlock_kernel_user(user, (unsigned long)fops->locked_ioctl);
 	return ret;
 }
 

@@ -27,49 +27,62 @@
  * The mutex gives the BKL its lockdep class ("kernel_lock_mutex") and its
  * sleeping wait; sparse knows the lock as the context "kernel_lock", from the
  * annotations of the declarations in <linux/smp_lock.h>, which it trusts.
- * Recursion is counted beside it: only the owner ever writes
- * kernel_lock_owner to itself or kernel_lock_depth, so the owner reads both
+ * Recursion is counted beside it, in kernel_lock_state: only the owner ever
+ * writes the owner field to itself or the depth, so the owner reads both
  * without further locking and other tasks only ever compare the owner with
  * themselves.
  *
  * The rest of the state belongs to the holder too: the annotated user
  * sections it is in (outermost first; a user's record is shared by all tasks,
  * so its sections are kept here, and in struct bkl_saved while the holder
- * sleeps) and since when it holds the lock.
+ * sleeps) and since when it holds the lock.  Both are exported for the inline
+ * fast path of <linux/smp_lock.h>, which takes the lock uncontended and
+ * untraced the way the functions here do, and for nothing else.
  */
-static DEFINE_MUTEX(kernel_lock_mutex);
-static struct task_struct *kernel_lock_owner;
-static unsigned int kernel_lock_depth;
-static struct bkl_section kernel_lock_sections[BKL_MAX_SECTIONS];
-static unsigned int kernel_lock_nr_sections;
-static unsigned int kernel_lock_untracked;
-static u64 kernel_lock_since;
+struct mutex kernel_lock_mutex = __MUTEX_INITIALIZER(kernel_lock_mutex);
+EXPORT_SYMBOL_GPL(kernel_lock_mutex);
+struct bkl_state kernel_lock_state;
+EXPORT_SYMBOL_GPL(kernel_lock_state);
 static atomic_long_t kernel_lock_misuse = ATOMIC_LONG_INIT(0);
 static atomic_long_t kernel_lock_unannotated = ATOMIC_LONG_INIT(0);
 
-static bool __kernel_lock_recurse(void)
+static __always_inline bool __kernel_lock_recurse(void)
 {
-	if (READ_ONCE(kernel_lock_owner) != current)
+	if (READ_ONCE(kernel_lock_state.owner) != current)
 		return false;
-	if (WARN_ON_ONCE(kernel_lock_depth == UINT_MAX))
+	if (WARN_ON_ONCE(kernel_lock_state.depth == UINT_MAX))
 		return false;
-	kernel_lock_depth++;
+	kernel_lock_state.depth++;
 	return true;
+}
+
+/*
+ * The clock is read only when something will use what it says: the counters
+ * (CONFIG_BKL_USER_STATS) or a tracepoint that reports hold times.  0 means
+ * "not read".
+ */
+static u64 kernel_lock_clock(void)
+{
+	if (IS_ENABLED(CONFIG_BKL_USER_STATS) || trace_unlock_kernel_enabled())
+		return local_clock();
+	return 0;
 }
 
 static void __kernel_lock_set_owner(unsigned int depth)
 {
-	WRITE_ONCE(kernel_lock_owner, current);
-	kernel_lock_depth = depth;
-	WRITE_ONCE(kernel_lock_since, local_clock());
+	WRITE_ONCE(kernel_lock_state.owner, current);
+	kernel_lock_state.depth = depth;
+	WRITE_ONCE(kernel_lock_state.since, kernel_lock_clock());
 }
 
 static void __kernel_lock_clear_owner(void)
 {
-	kernel_lock_depth = 0;
-	WRITE_ONCE(kernel_lock_nr_sections, 0);
-	kernel_lock_untracked = 0;
-	WRITE_ONCE(kernel_lock_owner, NULL);
+	kernel_lock_state.depth = 0;
+	WRITE_ONCE(kernel_lock_state.nr_sections, 0);
+	kernel_lock_state.untracked = 0;
+	/* 0 while free: the inline fast path does not write it. */
+	WRITE_ONCE(kernel_lock_state.since, 0);
+	WRITE_ONCE(kernel_lock_state.owner, NULL);
 }
 
 /* The user of the innermost of @n sections, or NULL. */
@@ -82,11 +95,11 @@ static struct bkl_user *bkl_innermost(const struct bkl_section *sections,
 /* The holder's section of @user, or NULL. */
 static struct bkl_section *bkl_find_section(struct bkl_user *user)
 {
-	unsigned int i = kernel_lock_nr_sections;
+	unsigned int i = kernel_lock_state.nr_sections;
 
 	while (i--)
-		if (kernel_lock_sections[i].user == user)
-			return &kernel_lock_sections[i];
+		if (kernel_lock_state.sections[i].user == user)
+			return &kernel_lock_state.sections[i];
 	return NULL;
 }
 
@@ -94,12 +107,15 @@ static struct bkl_section *bkl_find_section(struct bkl_user *user)
  * Contention is sampled before the wait, not taken from a trylock, whose
  * acquisition lockdep would not add to the lock's dependencies.
  */
-static void __kernel_lock_contended(struct bkl_user *user, unsigned long ip)
+static __always_inline void __kernel_lock_contended(struct bkl_user *user, unsigned long ip)
 {
+	if (!IS_ENABLED(CONFIG_BKL_USER_STATS) &&
+	    !trace_lock_kernel_contended_enabled())
+		return;
 	if (!mutex_is_locked(&kernel_lock_mutex))
 		return;
 	if (user)
-		atomic_long_inc(&user->contended);
+		bkl_user_count_contended(user);
 	trace_lock_kernel_contended(user, 0, 0, ip);
 }
 
@@ -127,63 +143,71 @@ static inline void bkl_warn_unannotated(unsigned long ip)
 }
 #endif
 
-/* Enter @user's section, with the BKL held; NULL is an unannotated user. */
-static void bkl_user_enter(struct bkl_user *user, unsigned long ip)
+/*
+ * Enter @user's section, with the BKL held; NULL is an unannotated user.
+ * Inline in the lock functions: the common case, the outermost section,
+ * costs a few stores.
+ */
+static __always_inline void bkl_user_enter(struct bkl_user *user, unsigned long ip)
 {
-	struct bkl_section *sec;
+	struct bkl_section *sec = NULL;
 
 	if (!user) {
 		atomic_long_inc(&kernel_lock_unannotated);
 		bkl_warn_unannotated(ip);
-		trace_lock_kernel(NULL, kernel_lock_depth, 0, ip);
+		trace_lock_kernel(NULL, kernel_lock_state.depth, 0, ip);
 		return;
 	}
-	atomic_long_inc(&user->hits);
-	sec = bkl_find_section(user);
+	bkl_user_count_hit(user);
+	if (kernel_lock_state.nr_sections)
+		sec = bkl_find_section(user);
 	if (sec) {
 		sec->nest++;
-	} else if (kernel_lock_nr_sections < BKL_MAX_SECTIONS) {
-		sec = &kernel_lock_sections[kernel_lock_nr_sections];
+	} else if (kernel_lock_state.nr_sections < BKL_MAX_SECTIONS) {
+		sec = &kernel_lock_state.sections[kernel_lock_state.nr_sections];
 		sec->user = user;
 		sec->nest = 1;
-		sec->entered_ns = local_clock();
-		WRITE_ONCE(kernel_lock_nr_sections, kernel_lock_nr_sections + 1);
+		sec->entered_ns = kernel_lock_clock();
+		WRITE_ONCE(kernel_lock_state.nr_sections, kernel_lock_state.nr_sections + 1);
 		bkl_user_map_acquire(user, ip);
 	} else {
 		/* Counted, not tracked: no lockdep map, no hold time. */
-		kernel_lock_untracked++;
+		kernel_lock_state.untracked++;
 	}
-	trace_lock_kernel(user, kernel_lock_depth, 0, ip);
+	trace_lock_kernel(user, kernel_lock_state.depth, 0, ip);
 }
 
-/* Leave @user's section, with the BKL still held. */
-static void bkl_user_exit(struct bkl_user *user, unsigned long ip)
+/* Leave @user's section, with the BKL still held; inline as the above. */
+static __always_inline void bkl_user_exit(struct bkl_user *user, unsigned long ip)
 {
-	struct bkl_section *sec;
+	struct bkl_section *sec, *end;
 	u64 held = 0;
 
 	if (!user) {
-		trace_unlock_kernel(NULL, kernel_lock_depth, 0, ip);
+		trace_unlock_kernel(NULL, kernel_lock_state.depth, 0, ip);
 		return;
 	}
 	sec = bkl_find_section(user);
 	if (!sec) {
-		if (!WARN_ONCE(!kernel_lock_untracked,
+		if (!WARN_ONCE(!kernel_lock_state.untracked,
 			       "BKL: %s left at %pS but not entered\n",
 			       user->name, (void *)ip))
-			kernel_lock_untracked--;
+			kernel_lock_state.untracked--;
 		return;
 	}
 	if (!--sec->nest) {
-		held = local_clock() - sec->entered_ns;
-		__bkl_user_account_hold(user, held);
+		if (sec->entered_ns)
+			held = kernel_lock_clock() - sec->entered_ns;
+		if (IS_ENABLED(CONFIG_BKL_USER_STATS))
+			__bkl_user_account_hold(user, held);
 		bkl_user_map_release(user, ip);
 		/* Sections nest; one that ends out of order is taken out. */
-		memmove(sec, sec + 1, (kernel_lock_sections + kernel_lock_nr_sections -
-				       (sec + 1)) * sizeof(*sec));
-		WRITE_ONCE(kernel_lock_nr_sections, kernel_lock_nr_sections - 1);
+		end = kernel_lock_state.sections + kernel_lock_state.nr_sections;
+		if (sec + 1 < end)
+			memmove(sec, sec + 1, (end - (sec + 1)) * sizeof(*sec));
+		WRITE_ONCE(kernel_lock_state.nr_sections, kernel_lock_state.nr_sections - 1);
 	}
-	trace_unlock_kernel(user, kernel_lock_depth, held, ip);
+	trace_unlock_kernel(user, kernel_lock_state.depth, held, ip);
 }
 
 /**
@@ -243,14 +267,14 @@ EXPORT_SYMBOL_GPL(_lock_kernel_interruptible);
  */
 void __sched _unlock_kernel(struct bkl_user *user, unsigned long ip)
 {
-	if (WARN_ONCE(READ_ONCE(kernel_lock_owner) != current,
+	if (WARN_ONCE(READ_ONCE(kernel_lock_state.owner) != current,
 		      "BKL: unlock at %pS by %s/%d, which does not hold the lock\n",
 		      (void *)ip, current->comm, task_pid_nr(current))) {
 		atomic_long_inc(&kernel_lock_misuse);
 		return;
 	}
 	bkl_user_exit(user, ip);
-	if (--kernel_lock_depth)
+	if (--kernel_lock_state.depth)
 		return;
 	__kernel_lock_clear_owner();
 	mutex_unlock(&kernel_lock_mutex);
@@ -265,7 +289,7 @@ EXPORT_SYMBOL_GPL(_unlock_kernel);
  */
 bool kernel_locked(void)
 {
-	return READ_ONCE(kernel_lock_owner) == current;
+	return READ_ONCE(kernel_lock_state.owner) == current;
 }
 EXPORT_SYMBOL_GPL(kernel_locked);
 
@@ -284,14 +308,15 @@ struct bkl_saved __sched _bkl_release_all(unsigned long ip)
 
 	if (!kernel_locked())
 		return saved;
-	saved.depth = kernel_lock_depth;
-	saved.nr_sections = kernel_lock_nr_sections;
-	saved.untracked = kernel_lock_untracked;
-	memcpy(saved.sections, kernel_lock_sections,
+	saved.depth = kernel_lock_state.depth;
+	saved.nr_sections = kernel_lock_state.nr_sections;
+	saved.untracked = kernel_lock_state.untracked;
+	memcpy(saved.sections, kernel_lock_state.sections,
 	       saved.nr_sections * sizeof(*saved.sections));
-	now = local_clock();
+	now = kernel_lock_clock();
 	for (sec = saved.sections + saved.nr_sections; sec-- > saved.sections; ) {
-		__bkl_user_account_hold(sec->user, now - sec->entered_ns);
+		if (IS_ENABLED(CONFIG_BKL_USER_STATS) && sec->entered_ns)
+			__bkl_user_account_hold(sec->user, now - sec->entered_ns);
 		bkl_user_map_release(sec->user, ip);
 	}
 	trace_unlock_kernel(bkl_innermost(saved.sections, saved.nr_sections),
@@ -324,14 +349,14 @@ void __sched _bkl_reacquire(struct bkl_saved saved, unsigned long ip)
 	mutex_lock(&kernel_lock_mutex);
 	__kernel_lock_set_owner(saved.depth);
 	/* Enter the sections again outermost first, the order lockdep saw. */
-	now = local_clock();
+	now = kernel_lock_clock();
 	for (i = 0; i < saved.nr_sections; i++) {
-		kernel_lock_sections[i] = saved.sections[i];
-		kernel_lock_sections[i].entered_ns = now;
+		kernel_lock_state.sections[i] = saved.sections[i];
+		kernel_lock_state.sections[i].entered_ns = now;
 		bkl_user_map_acquire(saved.sections[i].user, ip);
 	}
-	WRITE_ONCE(kernel_lock_nr_sections, saved.nr_sections);
-	kernel_lock_untracked = saved.untracked;
+	WRITE_ONCE(kernel_lock_state.nr_sections, saved.nr_sections);
+	kernel_lock_state.untracked = saved.untracked;
 	trace_lock_kernel(bkl_innermost(saved.sections, saved.nr_sections),
 			  saved.depth, 0, ip);
 }
@@ -392,19 +417,21 @@ bool bkl_get_holder(struct bkl_holder *holder)
 {
 	struct task_struct *owner;
 	unsigned int n;
+	u64 since;
 
 	rcu_read_lock();
-	owner = READ_ONCE(kernel_lock_owner);
+	owner = READ_ONCE(kernel_lock_state.owner);
 	if (!owner) {
 		rcu_read_unlock();
 		return false;
 	}
 	holder->pid = task_pid_nr(owner);
 	strscpy(holder->comm, owner->comm, sizeof(holder->comm));
-	holder->depth = READ_ONCE(kernel_lock_depth);
-	n = min_t(unsigned int, READ_ONCE(kernel_lock_nr_sections), BKL_MAX_SECTIONS);
-	holder->user = n ? READ_ONCE(kernel_lock_sections[n - 1].user)->name : NULL;
-	holder->held_ns = local_clock() - READ_ONCE(kernel_lock_since);
+	holder->depth = READ_ONCE(kernel_lock_state.depth);
+	n = min_t(unsigned int, READ_ONCE(kernel_lock_state.nr_sections), BKL_MAX_SECTIONS);
+	holder->user = n ? READ_ONCE(kernel_lock_state.sections[n - 1].user)->name : NULL;
+	since = READ_ONCE(kernel_lock_state.since);
+	holder->held_ns = since ? local_clock() - since : 0;
 	rcu_read_unlock();
 	return true;
 }

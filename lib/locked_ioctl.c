@@ -67,19 +67,31 @@ void __bkl_user_account_hold(struct bkl_user *user, u64 ns)
 }
 EXPORT_SYMBOL_GPL(__bkl_user_account_hold);
 
+/* With counters or lockdep the hooks are out of line; see <linux/bkl_user.h>. */
+#if defined(CONFIG_BKL_USER_STATS) || defined(CONFIG_DEBUG_LOCK_ALLOC)
+
+/* The clock is read only when something will use what it says. */
+static u64 locked_ioctl_clock(void)
+{
+	if (IS_ENABLED(CONFIG_BKL_USER_STATS) || trace_driver_unlock_enabled())
+		return local_clock();
+	return 0;
+}
+
 static u64 locked_ioctl_enter(struct bkl_user *user, unsigned long ip)
 {
-	atomic_long_inc(&user->hits);
+	bkl_user_count_hit(user);
 	bkl_user_map_acquire(user, ip);
 	trace_driver_lock(user, 1, 0, ip);
-	return local_clock();
+	return locked_ioctl_clock();
 }
 
 static void locked_ioctl_exit(struct bkl_user *user, u64 t0, unsigned long ip)
 {
-	u64 held = local_clock() - t0;
+	u64 held = t0 ? locked_ioctl_clock() - t0 : 0;
 
-	__bkl_user_account_hold(user, held);
+	if (IS_ENABLED(CONFIG_BKL_USER_STATS))
+		__bkl_user_account_hold(user, held);
 	bkl_user_map_release(user, ip);
 	trace_driver_unlock(user, 0, held, ip);
 }
@@ -117,10 +129,13 @@ EXPORT_SYMBOL_GPL(__locked_ioctl_exit);
 static void __locked_ioctl_contended(struct bkl_user *user, struct mutex *lock,
 				     unsigned long ip)
 {
+	if (!IS_ENABLED(CONFIG_BKL_USER_STATS) &&
+	    !trace_driver_lock_contended_enabled())
+		return;
 	/* Sampled: a trylock would hide the lock's dependencies from lockdep. */
 	if (!mutex_is_locked(lock))
 		return;
-	atomic_long_inc(&user->contended);
+	bkl_user_count_contended(user);
 	trace_driver_lock_contended(user, 0, 0, ip);
 }
 
@@ -178,3 +193,39 @@ void __locked_ioctl_unlock(struct bkl_user *user, struct mutex *lock, u64 t0)
 	mutex_unlock(lock);
 }
 EXPORT_SYMBOL_GPL(__locked_ioctl_unlock);
+
+#else /* !(CONFIG_BKL_USER_STATS || CONFIG_DEBUG_LOCK_ALLOC) */
+
+/**
+ * __locked_ioctl_trace_enter() - fire the driver_lock tracepoint
+ * @user: the user whose section begins
+ * @ip: the wrapper
+ *
+ * Called by the inline lock hooks of <linux/bkl_user.h>, with the driver's
+ * lock held, only while the tracepoint is on.
+ *
+ * Context: Process context.
+ * Return: the start time, for __locked_ioctl_trace_exit().
+ */
+u64 __locked_ioctl_trace_enter(struct bkl_user *user, unsigned long ip)
+{
+	trace_driver_lock(user, 1, 0, ip);
+	return local_clock();
+}
+EXPORT_SYMBOL_GPL(__locked_ioctl_trace_enter);
+
+/**
+ * __locked_ioctl_trace_exit() - fire the driver_unlock tracepoint
+ * @user: the user whose section ends
+ * @t0: what __locked_ioctl_trace_enter() returned, 0 if it did not run
+ * @ip: the wrapper
+ *
+ * Context: Process context, with the driver's lock still held.
+ */
+void __locked_ioctl_trace_exit(struct bkl_user *user, u64 t0, unsigned long ip)
+{
+	trace_driver_unlock(user, 0, t0 ? local_clock() - t0 : 0, ip);
+}
+EXPORT_SYMBOL_GPL(__locked_ioctl_trace_exit);
+
+#endif /* CONFIG_BKL_USER_STATS || CONFIG_DEBUG_LOCK_ALLOC */

@@ -13,12 +13,14 @@
 #include <linux/atomic.h>
 #include <linux/build_bug.h>
 #include <linux/compiler.h>
+#include <linux/instruction_pointer.h>
 #include <linux/lockdep.h>
+#include <linux/mutex.h>
 #include <linux/stringify.h>
+#include <linux/tracepoint-defs.h>
 #include <linux/types.h>
 
 struct module;
-struct mutex;
 
 /**
  * DOC: BKL users
@@ -78,6 +80,7 @@ enum bkl_user_kind {
  * @hits: how often the lock was taken for this user
  * @contended: how often the user had to wait for the lock
  * @max_hold_ns: the longest time a section of this user held the lock
+ *	(the three counters stay 0 without CONFIG_BKL_USER_STATS)
  * @dep_map: the user's lockdep identity
  *
  * Define one with the macros of <linux/locked_ioctl.h> or with
@@ -232,13 +235,81 @@ static inline void bkl_user_map_release(struct bkl_user *user, unsigned long ip)
 #endif
 }
 
-/* The generic wrappers' lock hooks, in lib/locked_ioctl.c. */
+/* The counters of a user, with CONFIG_BKL_USER_STATS; nothing without. */
+static inline void bkl_user_count_hit(struct bkl_user *user)
+{
+#ifdef CONFIG_BKL_USER_STATS
+	atomic_long_inc(&user->hits);
+#endif
+}
+
+static inline void bkl_user_count_contended(struct bkl_user *user)
+{
+#ifdef CONFIG_BKL_USER_STATS
+	atomic_long_inc(&user->contended);
+#endif
+}
+
+/*
+ * The generic wrappers' lock hooks.  With counters or lockdep they are the
+ * functions of lib/locked_ioctl.c.  Without, there is nothing to do but take
+ * the lock and fire the tracepoints when they are on: the hooks are inline,
+ * and a wrapper compiles to what a driver writes by hand, a mutex_lock() and
+ * a mutex_unlock() around the call, plus two static branches.
+ */
+#if defined(CONFIG_BKL_USER_STATS) || defined(CONFIG_DEBUG_LOCK_ALLOC)
 u64 __locked_ioctl_lock(struct bkl_user *user, struct mutex *lock);
 int __locked_ioctl_lock_interruptible(struct bkl_user *user,
 				      struct mutex *lock, u64 *t0);
 u64 __locked_ioctl_enter(struct bkl_user *user);
 void __locked_ioctl_exit(struct bkl_user *user, u64 t0);
 void __locked_ioctl_unlock(struct bkl_user *user, struct mutex *lock, u64 t0);
+#else
+DECLARE_TRACEPOINT(driver_lock);
+DECLARE_TRACEPOINT(driver_unlock);
+u64 __locked_ioctl_trace_enter(struct bkl_user *user, unsigned long ip);
+void __locked_ioctl_trace_exit(struct bkl_user *user, u64 t0,
+			       unsigned long ip);
+
+static __always_inline u64 __locked_ioctl_enter(struct bkl_user *user)
+{
+	if (tracepoint_enabled(driver_lock))
+		return __locked_ioctl_trace_enter(user, _THIS_IP_);
+	return 0;
+}
+
+static __always_inline void __locked_ioctl_exit(struct bkl_user *user, u64 t0)
+{
+	if (tracepoint_enabled(driver_unlock))
+		__locked_ioctl_trace_exit(user, t0, _THIS_IP_);
+}
+
+static __always_inline u64 __locked_ioctl_lock(struct bkl_user *user,
+					       struct mutex *lock)
+{
+	mutex_lock(lock);
+	return __locked_ioctl_enter(user);
+}
+
+static __always_inline int
+__locked_ioctl_lock_interruptible(struct bkl_user *user, struct mutex *lock,
+				  u64 *t0)
+{
+	int ret = mutex_lock_interruptible(lock);
+
+	if (ret)
+		return ret;
+	*t0 = __locked_ioctl_enter(user);
+	return 0;
+}
+
+static __always_inline void __locked_ioctl_unlock(struct bkl_user *user,
+						  struct mutex *lock, u64 t0)
+{
+	__locked_ioctl_exit(user, t0);
+	mutex_unlock(lock);
+}
+#endif
 
 /* Statistics shared by the BKL and the wrappers. */
 void __bkl_user_account_hold(struct bkl_user *user, u64 ns);

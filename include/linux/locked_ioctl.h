@@ -72,9 +72,9 @@ static long prefix##name(struct file *file, unsigned int cmd, unsigned long arg)
 {									\
 	long ret;							\
 									\
-	_lock_kernel(&__bkl_user_##name, _THIS_IP_);			\
+	__lock_kernel_user(&__bkl_user_##name, _THIS_IP_);		\
 	ret = call;							\
-	_unlock_kernel(&__bkl_user_##name, _THIS_IP_);			\
+	__unlock_kernel_user(&__bkl_user_##name, _THIS_IP_);		\
 	return ret;							\
 }
 

@@ -28,6 +28,8 @@ Documentation/locking/locked-ioctl.rst) or enable CONFIG_BKL"
 #include <linux/debug_locks.h>
 #include <linux/errno.h>
 #include <linux/mutex.h>	/* and <linux/cleanup.h> where the tree has it */
+#include <linux/sched.h>
+#include <linux/tracepoint-defs.h>
 #include <linux/types.h>
 #include <linux/wait.h>
 
@@ -79,6 +81,27 @@ struct bkl_section {
 };
 
 /**
+ * struct bkl_state - the state of the Big Kernel Lock beside its mutex
+ * @owner: the task that holds the BKL, or NULL
+ * @depth: how often @owner took it
+ * @nr_sections: the number of entries in @sections
+ * @untracked: sections beyond %BKL_MAX_SECTIONS, counted only
+ * @since: when @owner took it, 0 when not read (see CONFIG_BKL_USER_STATS)
+ * @sections: the annotated user sections @owner is in, outermost first
+ *
+ * It belongs to lib/kernel_lock.c and to the inline fast path below; use the
+ * functions, never the fields.
+ */
+struct bkl_state {
+	struct task_struct *owner;
+	unsigned int depth;
+	unsigned int nr_sections;
+	unsigned int untracked;
+	u64 since;
+	struct bkl_section sections[BKL_MAX_SECTIONS];
+};
+
+/**
  * struct bkl_saved - what bkl_release_all() dropped, for bkl_reacquire()
  * @depth: the recursion depth of the BKL, 0 when it was not held
  * @nr_sections: the number of entries in @sections
@@ -108,7 +131,8 @@ void bkl_reset_unannotated_count(void);
  * @comm: the holder's command name
  * @depth: the recursion depth
  * @user: name of the innermost annotated user section, or NULL
- * @held_ns: how long the holder has held the lock
+ * @held_ns: how long the holder has held the lock (0 without
+ *	CONFIG_BKL_USER_STATS)
  */
 struct bkl_holder {
 	pid_t pid;
@@ -119,6 +143,71 @@ struct bkl_holder {
 };
 
 bool bkl_get_holder(struct bkl_holder *holder);
+
+extern struct mutex kernel_lock_mutex;
+extern struct bkl_state kernel_lock_state;
+
+/*
+ * The inline fast path of an annotated user's section: the outermost
+ * lock_kernel_user() of a task and its matching unlock, with no counters
+ * (CONFIG_BKL_USER_STATS=n) and no BKL tracepoint on, is a mutex_lock() or
+ * mutex_unlock() and a few stores, as cheap as the mutex a driver would own.
+ * Everything else (recursion, the counters, the tracepoints, unannotated
+ * users, bkl_release_all()) is the functions of lib/kernel_lock.c, which keep
+ * the same state: the two paths mix freely.
+ */
+DECLARE_TRACEPOINT(lock_kernel);
+DECLARE_TRACEPOINT(unlock_kernel);
+DECLARE_TRACEPOINT(lock_kernel_contended);
+
+static __always_inline bool __bkl_fast_path(struct bkl_user *user)
+{
+	return !IS_ENABLED(CONFIG_BKL_USER_STATS) && user &&
+	       !tracepoint_enabled(lock_kernel) &&
+	       !tracepoint_enabled(unlock_kernel) &&
+	       !tracepoint_enabled(lock_kernel_contended);
+}
+
+static __always_inline void __lock_kernel_user(struct bkl_user *user,
+					       unsigned long ip)
+	__acquires(kernel_lock)
+{
+	struct bkl_state *s = &kernel_lock_state;
+
+	if (!__bkl_fast_path(user) || READ_ONCE(s->owner) == current) {
+		_lock_kernel(user, ip);
+		return;
+	}
+	mutex_lock(&kernel_lock_mutex);
+	WRITE_ONCE(s->owner, current);
+	s->depth = 1;
+	s->sections[0].user = user;
+	s->sections[0].nest = 1;
+	s->sections[0].entered_ns = 0;
+	WRITE_ONCE(s->nr_sections, 1);
+	bkl_user_map_acquire(user, ip);
+	__acquire(kernel_lock);
+}
+
+static __always_inline void __unlock_kernel_user(struct bkl_user *user,
+						 unsigned long ip)
+	__releases(kernel_lock)
+{
+	struct bkl_state *s = &kernel_lock_state;
+
+	/* Depth 1 is one section, untracked 0: the fast lock's state. */
+	if (!__bkl_fast_path(user) || READ_ONCE(s->owner) != current ||
+	    s->depth != 1 || s->nr_sections != 1 || s->sections[0].user != user) {
+		_unlock_kernel(user, ip);
+		return;
+	}
+	bkl_user_map_release(user, ip);
+	s->depth = 0;
+	WRITE_ONCE(s->nr_sections, 0);
+	WRITE_ONCE(s->owner, NULL);
+	mutex_unlock(&kernel_lock_mutex);
+	__release(kernel_lock);
+}
 
 /*
  * The entry points are macros so that the lock functions learn their call
@@ -159,7 +248,7 @@ bool bkl_get_holder(struct bkl_holder *holder);
  *
  * Context: Process context; may sleep.
  */
-#define lock_kernel_user(user)	_lock_kernel(user, _THIS_IP_)
+#define lock_kernel_user(user)	__lock_kernel_user(user, _THIS_IP_)
 
 /**
  * unlock_kernel_user() - end a section that lock_kernel_user() began
@@ -167,7 +256,7 @@ bool bkl_get_holder(struct bkl_holder *holder);
  *
  * Context: Process context, with the BKL held by the current task.
  */
-#define unlock_kernel_user(user) _unlock_kernel(user, _THIS_IP_)
+#define unlock_kernel_user(user) __unlock_kernel_user(user, _THIS_IP_)
 
 /**
  * bkl_release_all() - drop every level of the Big Kernel Lock before a sleep
