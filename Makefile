@@ -7,6 +7,7 @@
 #   make check                   the whole test suite
 #   make apply   KDIR=/path      put the layer onto a kernel tree
 #   make unapply KDIR=/path      take it off again
+#   make bench                   what the layer costs: wrappers, BKL, tools
 #   make modules [KDIR=/path]    the layer as modules, for a kernel without it
 #   make modules_install         ...and install them (default: Debian's kernel)
 #   make dkms-source             its sources and dkms.conf in /usr/src, for dkms
@@ -32,11 +33,11 @@ endif
 
 export BUILD
 
-.PHONY: help setup apply unapply status kunit check run modules modules_install \
+.PHONY: help setup apply unapply status kunit check run bench modules modules_install \
 	dkms-source clean distclean
 
 help:
-	@sed -n '3,18s/^# \{0,1\}//p' Makefile
+	@sed -n '3,19s/^# \{0,1\}//p' Makefile
 
 setup:
 	@$(SETUP)
@@ -62,6 +63,11 @@ run: apply
 	@$(SCRIPTS)/boot -j $(JOBS) --report migrated
 	@echo "The layer is on $(KDIR); the migrated x86_64 kernel and the logs are in $(BUILD)."
 
+# BENCH_ARGS: options of scripts/locked-ioctl/bench (--help)
+bench:
+	@$(SCRIPTS)/setup 6.12 >/dev/null
+	@$(SCRIPTS)/bench -j $(JOBS) $(BENCH_ARGS)
+
 modules:
 	@$(SCRIPTS)/modules $(MODULES_KDIR)
 
@@ -72,7 +78,8 @@ dkms-source:
 	@$(SCRIPTS)/modules --dkms-source /usr/src/locked-ioctl-$$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$$/\1/p' dkms.conf)
 
 clean:
-	rm -rf $(BUILD)/kunit-* $(BUILD)/qemu $(BUILD)/test $(BUILD)/logs $(BUILD)/modules
+	rm -rf $(BUILD)/kunit-* $(BUILD)/qemu $(BUILD)/test $(BUILD)/logs $(BUILD)/modules \
+		$(BUILD)/bench
 
 distclean:
 	rm -rf $(BUILD)

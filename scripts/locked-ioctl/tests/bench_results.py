@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+#
+# Check the results directory of scripts/locked-ioctl/bench --smoke: the
+# JSON has, for every variant, in-kernel and userspace figures for each
+# thread count and device mode that were asked for, all positive, and ratios
+# that agree with them; the SVG is well-formed and plots every variant.
+
+"""Usage: bench_results.py RESULTS_DIR
+
+Exit codes: 0 the results are complete; 1 something is missing or wrong
+(printed); 2 usage error."""
+
+import json
+import os
+import sys
+import xml.etree.ElementTree as ET
+
+VARIANTS = ("bare", "hand", "generic", "bkl", "shim")
+MODES = {"same": ("1", "2", "4"), "diff": ("2", "4")}
+
+
+def check(out):
+    errors = []
+    with open(os.path.join(out, "results.json")) as f:
+        res = json.load(f)
+    k = res["kernels"].get("smoke")
+    if not k:
+        return ["no kernel 'smoke' in results.json"]
+    reps = None
+    for v in VARIANTS:
+        kn = k["kernel_ns"].get(v)
+        if not kn or not all(x > 0 for x in kn["values"]):
+            errors.append("in-kernel figures of %s: %s" % (v, kn))
+            continue
+        reps = reps or len(kn["values"])
+        if len(kn["values"]) != reps:
+            errors.append("%s: %d repetitions, not %d" % (v, len(kn["values"]), reps))
+        if not kn["min"] <= kn["median"] <= kn["max"]:
+            errors.append("%s: median outside min..max" % v)
+        for mode, threads in MODES.items():
+            for t in threads:
+                u = k["user_ns"].get(v, {}).get(mode, {}).get(t)
+                if not u or len(u["values"]) != reps or not all(x > 0 for x in u["values"]):
+                    errors.append("userspace figures of %s %s %s threads: %s" % (v, mode, t, u))
+    r = res["ratios"]
+    if not errors:
+        want = k["kernel_ns"]["generic"]["median"] / k["kernel_ns"]["hand"]["median"]
+        if abs(r["generic/hand"] - want) > 1e-3:
+            errors.append("generic/hand %s is not %s" % (r["generic/hand"], want))
+    if r.get("bkl_off/none") is not None:
+        errors.append("a smoke run has no second kernel, yet bkl_off/none = %s" % r["bkl_off/none"])
+    for name in ("users/grep", "migrate/spatch"):
+        if not r.get(name) or r[name] <= 0:
+            errors.append("no tool ratio %s" % name)
+    svg = ET.parse(os.path.join(out, "ns-per-ioctl.svg")).getroot()
+    lines = [e for e in svg.iter() if e.tag.endswith("polyline")]
+    colours = {e.get("stroke") for e in lines}
+    if len(lines) != 2 * len(VARIANTS) or len(colours) != len(VARIANTS):
+        errors.append("the plot has %d lines in %d colours, not %d in %d"
+                      % (len(lines), len(colours), 2 * len(VARIANTS), len(VARIANTS)))
+    if not open(os.path.join(out, "results.txt")).read().rstrip().endswith(res["summary"]):
+        errors.append("results.txt does not end with the summary line")
+    return errors
+
+
+def main(argv):
+    if len(argv) != 1 or argv[0] in ("-h", "--help"):
+        print(__doc__, file=sys.stderr if argv[:1] != ["-h"] and argv[:1] != ["--help"] else sys.stdout)
+        return 0 if argv[:1] in (["-h"], ["--help"]) else 2
+    try:
+        errors = check(argv[0])
+    except (OSError, ValueError, KeyError, ET.ParseError) as e:
+        errors = ["cannot read the results: %s" % e]
+    for e in errors:
+        print(e)
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
