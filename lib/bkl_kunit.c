@@ -343,6 +343,9 @@ static long bkl_test_new_ioctl(struct file *file, unsigned int cmd,
 DEFINE_BKL_IOCTL(bkl_test_wrapped, bkl_test_old_ioctl);
 DEFINE_BKL_COMPAT_IOCTL(bkl_test_wrapped_compat, bkl_test_old_ioctl);
 DEFINE_BKL_UNLOCKED_IOCTL(bkl_test_wrapped_unlocked, bkl_test_new_ioctl);
+/* The forms for a handler that several files share, declared in bkl_kunit.h. */
+DEFINE_BKL_IOCTL_GLOBAL(bkl_test_wrapped_global, bkl_test_old_ioctl);
+DEFINE_BKL_IOCTL_EXPORT_GPL(bkl_test_wrapped_export, bkl_test_old_ioctl);
 
 static const struct file_operations bkl_test_shim_fops = {
 	.unlocked_ioctl = deprecated_ioctl,
@@ -381,6 +384,10 @@ static const struct bkl_ioctl_case bkl_ioctl_cases[] = {
 	{ "bkl_compat arg", bkl_test_wrapped_compat, EMPTY, BT_ARG, 0x4321, 0x4321, true },
 	{ "bkl_unlocked efault", bkl_test_wrapped_unlocked, EMPTY, BT_EFAULT, 0, -EFAULT, true },
 	{ "bkl_unlocked arg", bkl_test_wrapped_unlocked, EMPTY, BT_ARG, 7, 7, true },
+	{ "bkl_global arg", bkl_test_wrapped_global, EMPTY, BT_ARG, 11, 11, true },
+	{ "bkl_global unknown", bkl_test_wrapped_global, EMPTY, 0x77, 0, -ENOIOCTLCMD, true },
+	{ "bkl_export efault", bkl_test_wrapped_export, EMPTY, BT_EFAULT, 0, -EFAULT, true },
+	{ "bkl_export arg", bkl_test_wrapped_export, EMPTY, BT_ARG, 12, 12, true },
 	{ "shim ok", deprecated_ioctl, SHIM, BT_OK, 0, 0, true },
 	{ "shim efault", deprecated_ioctl, SHIM, BT_EFAULT, 0, -EFAULT, true },
 	{ "shim compat arg", deprecated_compat_ioctl, SHIM, BT_ARG, 99, 99, true },

@@ -33,4 +33,13 @@ static inline struct file *bkl_kunit_file(struct kunit *test,
 	return file;
 }
 
+/*
+ * Defined in lib/bkl_kunit.c by DEFINE_BKL_IOCTL_GLOBAL() and
+ * DEFINE_BKL_IOCTL_EXPORT_GPL(), whose functions other files may call.
+ */
+long bkl_test_wrapped_global(struct file *file, unsigned int cmd,
+			     unsigned long arg);
+long bkl_test_wrapped_export(struct file *file, unsigned int cmd,
+			     unsigned long arg);
+
 #endif /* _LIB_BKL_KUNIT_H */

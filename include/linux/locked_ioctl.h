@@ -13,6 +13,7 @@
 #include <linux/bkl_user.h>
 #include <linux/build_bug.h>
 #include <linux/compat.h>
+#include <linux/export.h>
 #include <linux/fs.h>
 #include <linux/mutex.h>
 #if IS_ENABLED(CONFIG_BKL)
@@ -23,12 +24,13 @@
  * DOC: Locked ioctl wrappers
  *
  * Each DEFINE_*_IOCTL() generator below defines one ``static long`` function
- * with the signature of &file_operations.unlocked_ioctl and .compat_ioctl,
- * named by its first argument.  The function takes a lock, calls the driver's
- * handler with the arguments it expects, drops the lock and returns the
- * handler's return value unchanged.  The generated function's parameters
- * are called ``file``, ``cmd`` and ``arg``; a lock expression may use
- * ``file``.
+ * (for DEFINE_BKL_IOCTL_GLOBAL() and the _EXPORT forms: one that other files
+ * may call) with the signature of &file_operations.unlocked_ioctl and
+ * .compat_ioctl, named by its first argument.  The function takes a lock,
+ * calls the driver's handler with the arguments it expects, drops the lock
+ * and returns the handler's return value unchanged.  The generated
+ * function's parameters are called ``file``, ``cmd`` and ``arg``; a lock
+ * expression may use ``file``.
  *
  * ========================================== ====== ==============================
  * generator                                  lock   handler signature
@@ -36,6 +38,8 @@
  * DEFINE_BKL_IOCTL()                         BKL    int (inode, file, cmd, arg)
  * DEFINE_BKL_COMPAT_IOCTL()                  BKL    same, arg through compat_ptr()
  * DEFINE_BKL_UNLOCKED_IOCTL()                BKL    long (file, cmd, arg)
+ * DEFINE_BKL_IOCTL_GLOBAL()                  BKL    int (inode, file, cmd, arg)
+ * DEFINE_BKL_IOCTL_EXPORT[_GPL]()            BKL    int (inode, file, cmd, arg)
  * DEFINE_LOCKED_IOCTL()                      mutex  long (file, cmd, arg)
  * DEFINE_LOCKED_COMPAT_IOCTL()               mutex  same, arg through compat_ptr()
  * DEFINE_LOCKED_IOCTL_INTERRUPTIBLE()        mutex  long (file, cmd, arg)
@@ -109,6 +113,28 @@ static long prefix##name(struct file *file, unsigned int cmd, unsigned long arg)
 	__locked_ioctl_unlock(&__bkl_user_##name, __lock, __t0);	\
 	return ret;							\
 }
+
+/*
+ * Worker: as __DEFINE_BKL_IOCTL(), and a function of external linkage,
+ * prefix##name, that calls it, exported with @export: for a handler that
+ * several files share.
+ */
+#define __DEFINE_BKL_IOCTL_EXPORT(prefix, name, handler, call, export)	\
+__DEFINE_BKL_IOCTL(__bkl_static_, name, handler, call)			\
+long prefix##name(struct file *file, unsigned int cmd, unsigned long arg)	\
+{									\
+	return __bkl_static_##name(file, cmd, arg);			\
+}									\
+export(prefix##name)
+
+/*
+ * The @export of a function that other built-in files call, not modules: in
+ * place of the export, a check of its type.
+ */
+#define __BKL_NOT_EXPORTED(sym)						\
+	static_assert(__same_type(&(sym), long (*)(struct file *,	\
+						    unsigned int,	\
+						    unsigned long)))
 
 #define __LOCKED_IOCTL_COMPAT_ARG(arg)	((unsigned long)compat_ptr(arg))
 
@@ -187,6 +213,68 @@ static long prefix##name(struct file *file, unsigned int cmd, unsigned long arg)
 #define DEFINE_BKL_UNLOCKED_IOCTL(name, fn)				\
 	__DEFINE_BKL_IOCTL(, name, #fn, fn(file, cmd, arg))
 
+/**
+ * DEFINE_BKL_IOCTL_GLOBAL() - define an unlocked_ioctl that other files use,
+ *			       calling an old-style handler under the BKL
+ * @name: name of the function to define
+ * @fn: the handler, as for DEFINE_BKL_IOCTL()
+ *
+ * As DEFINE_BKL_IOCTL(), but the function is not static: for a handler that
+ * one file defines and the operations of several files use (a subsystem's
+ * generic ioctl, declared in its header).  Use it where @fn is defined and
+ * declare the function beside @fn's prototype, so that the handler is
+ * wrapped once and every user of it takes the BKL the same way.  Where @fn
+ * is exported, use DEFINE_BKL_IOCTL_EXPORT() or DEFINE_BKL_IOCTL_EXPORT_GPL()
+ * instead, which export the function the same way.
+ *
+ * Example::
+ *
+ *	// foo_core.h
+ *	int foo_generic_ioctl(struct inode *inode, struct file *file,
+ *			      unsigned int cmd, unsigned long arg);
+ *	long foo_generic_unlocked_ioctl(struct file *file, unsigned int cmd,
+ *					unsigned long arg);
+ *
+ *	// foo_core.c, after foo_generic_ioctl()
+ *	DEFINE_BKL_IOCTL_GLOBAL(foo_generic_unlocked_ioctl, foo_generic_ioctl);
+ *
+ *	// foo_dev.c
+ *		.unlocked_ioctl	= foo_generic_unlocked_ioctl,
+ *
+ * Context: the generated function runs in process context and sleeps.
+ */
+#define DEFINE_BKL_IOCTL_GLOBAL(name, fn)				\
+	__DEFINE_BKL_IOCTL_EXPORT(, name, #fn,				\
+				  fn(file_inode(file), file, cmd, arg),	\
+				  __BKL_NOT_EXPORTED)
+
+/**
+ * DEFINE_BKL_IOCTL_EXPORT() - DEFINE_BKL_IOCTL_GLOBAL() and EXPORT_SYMBOL()
+ * @name: name of the function to define and export
+ * @fn: the handler, as for DEFINE_BKL_IOCTL()
+ *
+ * For a handler exported with EXPORT_SYMBOL(): modules that used it in their
+ * operations use @name.  Follows @fn's definition and its EXPORT_SYMBOL().
+ */
+#define DEFINE_BKL_IOCTL_EXPORT(name, fn)				\
+	__DEFINE_BKL_IOCTL_EXPORT(, name, #fn,				\
+				  fn(file_inode(file), file, cmd, arg),	\
+				  EXPORT_SYMBOL)
+
+/**
+ * DEFINE_BKL_IOCTL_EXPORT_GPL() - DEFINE_BKL_IOCTL_GLOBAL() and
+ *				   EXPORT_SYMBOL_GPL()
+ * @name: name of the function to define and export
+ * @fn: the handler, as for DEFINE_BKL_IOCTL()
+ *
+ * As DEFINE_BKL_IOCTL_EXPORT(), for a handler exported with
+ * EXPORT_SYMBOL_GPL().
+ */
+#define DEFINE_BKL_IOCTL_EXPORT_GPL(name, fn)				\
+	__DEFINE_BKL_IOCTL_EXPORT(, name, #fn,				\
+				  fn(file_inode(file), file, cmd, arg),	\
+				  EXPORT_SYMBOL_GPL)
+
 #else /* !IS_ENABLED(CONFIG_BKL) */
 
 #define __BKL_REMOVED_MSG						\
@@ -202,6 +290,9 @@ static long prefix##name(struct file *file, unsigned int cmd, unsigned long arg)
 #define DEFINE_BKL_IOCTL(name, fn)		__BKL_REMOVED(name, fn)
 #define DEFINE_BKL_COMPAT_IOCTL(name, fn)	__BKL_REMOVED(name, fn)
 #define DEFINE_BKL_UNLOCKED_IOCTL(name, fn)	__BKL_REMOVED(name, fn)
+#define DEFINE_BKL_IOCTL_GLOBAL(name, fn)	__BKL_REMOVED(name, fn)
+#define DEFINE_BKL_IOCTL_EXPORT(name, fn)	__BKL_REMOVED(name, fn)
+#define DEFINE_BKL_IOCTL_EXPORT_GPL(name, fn)	__BKL_REMOVED(name, fn)
 
 #endif /* IS_ENABLED(CONFIG_BKL) */
 
