@@ -8,6 +8,7 @@
 #   make apply   KDIR=/path      put the layer onto a kernel tree
 #   make unapply KDIR=/path      take it off again
 #   make bench                   what the layer costs: wrappers, BKL, tools
+#   make check-legacy LEGACY_TREE=/path   bkl-migrate on a stock Linux 2.6.34
 #   make modules [KDIR=/path]    the layer as modules, for a kernel without it
 #   make modules_install         ...and install them (default: Debian's kernel)
 #   make dkms-source             its sources and dkms.conf in /usr/src, for dkms
@@ -33,11 +34,11 @@ endif
 
 export BUILD
 
-.PHONY: help setup apply unapply status kunit check run bench modules modules_install \
+.PHONY: help setup apply unapply status kunit check check-legacy run bench modules modules_install \
 	dkms-source clean distclean
 
 help:
-	@sed -n '3,19s/^# \{0,1\}//p' Makefile
+	@sed -n '3,20s/^# \{0,1\}//p' Makefile
 
 setup:
 	@$(SETUP)
@@ -62,6 +63,14 @@ run: apply
 	@$(SCRIPTS)/check -j $(JOBS) kunit-6.12 sparse bkl-users
 	@$(SCRIPTS)/boot -j $(JOBS) --report migrated
 	@echo "The layer is on $(KDIR); the migrated x86_64 kernel and the logs are in $(BUILD)."
+
+# Not in make check: the tree is fetched (github:MetalheadKen/Linux-Kernel-2.6.34).
+# LEGACY_ARGS: options of scripts/locked-ioctl/check-legacy (--help), such
+# as --seeds DIR to compare with seeds 002-006.
+check-legacy:
+	@test -n "$(LEGACY_TREE)" || { echo "make check-legacy LEGACY_TREE=/path/to/linux-2.6.34" >&2; exit 2; }
+	@$(SCRIPTS)/setup --packages-only >/dev/null
+	@$(SCRIPTS)/check-legacy -j $(JOBS) $(LEGACY_ARGS) $(LEGACY_TREE)
 
 # BENCH_ARGS: options of scripts/locked-ioctl/bench (--help)
 bench:
