@@ -18,31 +18,41 @@ virtual context
 virtual org
 virtual report
 
-@annotate depends on patch@
-identifier f;
-fresh identifier u = f ## "_bkl";
+// Each call is matched on its own, with the function it is in taken from its
+// position: a rule that matched the whole body (f(...) { <+... ...+> })
+// failed on large handlers whose calls are reached by paths it does not
+// match ("reachable by inconsistent control-flow paths": 2.6.34's vt_ioctl,
+// cyclades, ppp_generic) and took minutes on tty_io.c.
+@call depends on patch@
 position p;
 @@
-f@p(...) {
-<+...
 (
-- lock_kernel()
-+ lock_kernel_user(&u)
+lock_kernel@p()
 |
-- unlock_kernel()
-+ unlock_kernel_user(&u)
+unlock_kernel@p()
 )
-...+>
-}
 
-@script:python depends on annotate@
-f << annotate.f;
-u << annotate.u;
-p << annotate.p;
+@script:python user depends on call@
+p << call.p;
+u;
 @@
 import os
+fn = p[0].current_element
+coccinelle.u = cocci.make_ident(fn + "_bkl")
 with open(os.environ.get("BKL_MIGRATE_LOG", "/dev/null"), "a") as log:
-    log.write("BKL_MIGRATE_USER %s %s %s\n" % (f, u, p[0].line))
+    log.write("BKL_MIGRATE_USER %s %s_bkl -\n" % (fn, fn))
+
+@depends on patch@
+position call.p;
+identifier user.u;
+@@
+(
+- lock_kernel@p()
++ lock_kernel_user(&u)
+|
+- unlock_kernel@p()
++ unlock_kernel_user(&u)
+)
 
 @depends on context@
 @@
