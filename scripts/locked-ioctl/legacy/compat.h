@@ -9,9 +9,9 @@
 #define _LOCKED_IOCTL_LEGACY_COMPAT_H
 
 /* Read first, before the configuration: macros only, no header. */
+/* a false assertion is an array of negative size, as BUILD_BUG_ON() made it */
 #ifndef static_assert
-#define static_assert(expr, ...) __static_assert(expr, ##__VA_ARGS__, #expr)
-#define __static_assert(expr, msg, ...) _Static_assert(expr, msg)
+#define static_assert(expr, ...)	extern int __bkl_legacy_assert[(expr) ? 1 : -1]
 #endif
 
 #define file_inode(f)	((f)->f_path.dentry->d_inode)
@@ -21,11 +21,12 @@
  * -DCONFIG_BKL -DCONFIG_BKL_REGISTRY), counters off; <linux/kconfig.h>'s
  * IS_ENABLED() came later, and only ours are asked.
  */
-#define IS_ENABLED(option)		__bkl_legacy_##option
+#define IS_ENABLED(CONFIG_option)	__bkl_legacy_##CONFIG_option
 #define __bkl_legacy_CONFIG_BKL		1
 #define __bkl_legacy_CONFIG_BKL_USER_STATS	0
 
-#define READ_ONCE(x)		(*(const volatile typeof(x) *)&(x))
-#define WRITE_ONCE(x, val)	(*(volatile typeof(x) *)&(x) = (val))
+/* 2.6.34 has ACCESS_ONCE(), which became these */
+#define READ_ONCE(x)		ACCESS_ONCE(x)
+#define WRITE_ONCE(x, val)	(ACCESS_ONCE(x) = (val))
 
 #endif
