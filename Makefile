@@ -65,11 +65,13 @@ run: apply
 	@echo "The layer is on $(KDIR); the migrated x86_64 kernel and the logs are in $(BUILD)."
 
 # Not in make check: the tree is fetched (github:MetalheadKen/Linux-Kernel-2.6.34).
+# The other architectures' drivers are compiled in the cross root (made once).
 # LEGACY_ARGS: options of scripts/locked-ioctl/check-legacy (--help), such
 # as --seeds DIR to compare with seeds 002-006.
 check-legacy:
 	@test -n "$(LEGACY_TREE)" || { echo "make check-legacy LEGACY_TREE=/path/to/linux-2.6.34" >&2; exit 2; }
 	@$(SCRIPTS)/setup --packages-only >/dev/null
+	@$(SCRIPTS)/cross-root setup >/dev/null
 	@$(SCRIPTS)/check-legacy -j $(JOBS) $(LEGACY_ARGS) $(LEGACY_TREE)
 
 # BENCH_ARGS: options of scripts/locked-ioctl/bench (--help)
