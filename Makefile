@@ -6,7 +6,8 @@
 #   make run                     set up, apply onto Linux 6.12, migrate, boot, test
 #   make check                   the whole test suite
 #   make apply   KDIR=/path      put the layer onto a kernel tree
-#   make unapply KDIR=/path      take it off again
+#   make migrate KDIR=/path      migrate its target drivers (scripts/bkl-migrate)
+#   make unapply KDIR=/path      take it off again (migrated drivers too)
 #   make bench                   what the layer costs: wrappers, BKL, tools
 #   make check-legacy LEGACY_TREE=/path   bkl-migrate on a stock Linux 2.6.34
 #   make modules [KDIR=/path]    the layer as modules, for a kernel without it
@@ -34,17 +35,21 @@ endif
 
 export BUILD
 
-.PHONY: help setup apply unapply status kunit check check-legacy run bench modules modules_install \
+.PHONY: help setup apply migrate unapply status kunit check check-legacy run bench modules modules_install \
 	dkms-source clean distclean
 
 help:
-	@sed -n '3,20s/^# \{0,1\}//p' Makefile
+	@sed -n '3,21s/^# \{0,1\}//p' Makefile
 
 setup:
 	@$(SETUP)
 
 apply: setup
 	@$(SCRIPTS)/apply $(if $(FORCE),--force) $(KDIR)
+
+# the target drivers of the manifest that KDIR has; "make unapply" undoes it
+migrate: apply
+	@$(SCRIPTS)/migrate -j $(JOBS) $(KDIR)
 
 unapply:
 	@$(SCRIPTS)/apply --unapply $(KDIR)
@@ -59,7 +64,7 @@ check:
 	@$(SCRIPTS)/setup 6.12 6.1 >/dev/null
 	@$(SCRIPTS)/check -j $(JOBS)
 
-run: apply
+run: apply migrate
 	@$(SCRIPTS)/check -j $(JOBS) kunit-6.12 sparse bkl-users
 	@$(SCRIPTS)/boot -j $(JOBS) --report migrated
 	@echo "The layer is on $(KDIR); the migrated x86_64 kernel and the logs are in $(BUILD)."
