@@ -21,6 +21,7 @@
 #include <linux/locked_ioctl.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/sched/signal.h>
 #include <linux/smp_lock.h>
 #include <linux/string.h>
 #include <linux/wait.h>
@@ -38,6 +39,7 @@ static struct {
 	bool bkl_held;
 	bool user_map_held;
 	bool other_map_held;
+	bool driver_lock_held;
 	unsigned int sleep_ms;
 	struct mutex *take;	/* taken inside the BKL section, if set */
 } seen;
@@ -85,6 +87,28 @@ DEFINE_LOCKED_IOCTL(bkl_users_test_replacement_ioctl, bkl_users_test_handler,
 		    &bkl_users_test_mutex);
 DEFINE_BKL_SHIM_USER(bkl_users_test_old_ioctl);
 DEFINE_BKL_USER(bkl_users_test_direct, bkl_users_test_direct_section);
+
+/*
+ * A driver mutex that replaced the BKL for one command only: no wrapper can
+ * take it, DEFINE_DRIVER_LOCK_USER() names it where it is taken.
+ */
+static DEFINE_MUTEX(bkl_users_test_driver_mutex);
+DEFINE_DRIVER_LOCK_USER(bkl_users_test_narrow_lock, bkl_users_test_narrow_ioctl,
+			&bkl_users_test_driver_mutex);
+
+static long bkl_users_test_narrow_ioctl(struct file *file, unsigned int cmd,
+					unsigned long arg)
+{
+	if (cmd != 1)
+		return -ENOTTY;
+	driver_lock_user(&bkl_users_test_narrow_lock, &bkl_users_test_driver_mutex);
+	seen.user_map_held = user_map_held(&bkl_users_test_narrow_lock);
+	seen.driver_lock_held = mutex_is_locked(&bkl_users_test_driver_mutex);
+	if (seen.sleep_ms)
+		msleep(seen.sleep_ms);
+	driver_unlock_user(&bkl_users_test_narrow_lock, &bkl_users_test_driver_mutex);
+	return 0;
+}
 
 static const struct file_operations bkl_users_test_shim_fops = {
 	.unlocked_ioctl	= deprecated_ioctl,
@@ -464,6 +488,85 @@ static void bkl_users_test_tracepoints(struct kunit *test)
 }
 #endif
 
+/*
+ * A driver lock taken by hand as a declared user: the registry lists it
+ * with its mutex, the section holds the user's lockdep map and the mutex,
+ * counts and times, and leaves both free; a command that does not take it
+ * counts nothing.
+ */
+static void bkl_users_test_driver_lock_user(struct kunit *test)
+{
+	struct file *file = bkl_kunit_file(test, NULL);
+	struct bkl_user *u = &bkl_users_test_narrow_lock;
+
+	KUNIT_EXPECT_PTR_EQ(test, bkl_user_find("bkl_users_kunit:bkl_users_test_narrow_lock"), u);
+	KUNIT_EXPECT_EQ(test, u->kind, BKL_USER_REPLACEMENT);
+	KUNIT_EXPECT_STREQ(test, bkl_user_field(u, "handler"), "bkl_users_test_narrow_ioctl");
+	KUNIT_EXPECT_STREQ(test, bkl_user_field(u, "lock"), "&bkl_users_test_driver_mutex");
+
+	KUNIT_EXPECT_EQ(test, bkl_users_test_narrow_ioctl(file, 2, 0), -ENOTTY);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&u->hits), 0L);
+	seen.sleep_ms = 5;
+	KUNIT_EXPECT_EQ(test, bkl_users_test_narrow_ioctl(file, 1, 0), 0L);
+	seen.sleep_ms = 0;
+	KUNIT_EXPECT_TRUE(test, seen.user_map_held);
+	KUNIT_EXPECT_TRUE(test, seen.driver_lock_held);
+	KUNIT_EXPECT_FALSE(test, user_map_held(u));
+	KUNIT_EXPECT_FALSE(test, mutex_is_locked(&bkl_users_test_driver_mutex));
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&u->hits), 1L);
+	KUNIT_EXPECT_GE(test, atomic64_read(&u->max_hold_ns), 5LL * NSEC_PER_MSEC);
+}
+
+struct bkl_users_test_holder {
+	struct completion locked;
+	struct completion release;
+};
+
+static int bkl_users_test_holder_fn(void *data)
+{
+	struct bkl_users_test_holder *h = data;
+
+	mutex_lock(&bkl_users_test_driver_mutex);
+	complete(&h->locked);
+	wait_for_completion(&h->release);
+	mutex_unlock(&bkl_users_test_driver_mutex);
+	return 0;
+}
+
+/* A signal ends the wait: -EINTR, no section, the holder undisturbed. */
+static void bkl_users_test_driver_lock_interrupted(struct kunit *test)
+{
+	struct bkl_user *u = &bkl_users_test_narrow_lock;
+	struct bkl_users_test_holder h;
+	struct task_struct *t;
+	int ret;
+
+	init_completion(&h.locked);
+	init_completion(&h.release);
+	t = kthread_run(bkl_users_test_holder_fn, &h, "bkl_users_holder");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	wait_for_completion(&h.locked);
+
+	allow_signal(SIGKILL);
+	send_sig(SIGKILL, current, 1);
+	ret = driver_lock_user_interruptible(u, &bkl_users_test_driver_mutex);
+	flush_signals(current);
+	disallow_signal(SIGKILL);
+	KUNIT_EXPECT_EQ(test, ret, -EINTR);
+	KUNIT_EXPECT_FALSE(test, user_map_held(u));
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&u->hits), 0L);
+	KUNIT_EXPECT_TRUE(test, mutex_is_locked(&bkl_users_test_driver_mutex));
+
+	complete(&h.release);
+	ret = driver_lock_user_interruptible(u, &bkl_users_test_driver_mutex);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	if (!ret) {
+		KUNIT_EXPECT_TRUE(test, user_map_held(u));
+		driver_unlock_user(u, &bkl_users_test_driver_mutex);
+	}
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&u->hits), 1L);
+}
+
 static struct kunit_case bkl_users_test_cases[] = {
 	KUNIT_CASE(bkl_users_test_registry_finds_users),
 	KUNIT_CASE(bkl_users_test_record_fields),
@@ -476,6 +579,8 @@ static struct kunit_case bkl_users_test_cases[] = {
 	KUNIT_CASE(bkl_users_test_sections_per_task),
 	KUNIT_CASE(bkl_users_test_module_block),
 	KUNIT_CASE(bkl_users_test_format),
+	KUNIT_CASE(bkl_users_test_driver_lock_user),
+	KUNIT_CASE(bkl_users_test_driver_lock_interrupted),
 #ifdef CONFIG_TRACEPOINTS
 	KUNIT_CASE(bkl_users_test_tracepoints),
 #endif

@@ -81,6 +81,8 @@ enum bkl_user_kind {
  * @contended: how often the user had to wait for the lock
  * @max_hold_ns: the longest time a section of this user held the lock
  *	(the three counters stay 0 without CONFIG_BKL_USER_STATS)
+ * @since: when the section of a DEFINE_DRIVER_LOCK_USER() record that holds
+ *	its mutex began, for the hold time; written and read under that mutex
  * @dep_map: the user's lockdep identity
  *
  * Define one with the macros of <linux/locked_ioctl.h> or with
@@ -99,6 +101,7 @@ struct bkl_user {
 	atomic_long_t		hits;
 	atomic_long_t		contended;
 	atomic64_t		max_hold_ns;
+	u64			since;
 #ifdef CONFIG_DEBUG_LOCK_ALLOC
 	struct lockdep_map	dep_map;
 #endif

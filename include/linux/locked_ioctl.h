@@ -447,4 +447,97 @@ static long prefix##name(struct file *file, unsigned int cmd, unsigned long arg)
 }
 #endif
 
+/**
+ * DEFINE_DRIVER_LOCK_USER() - declare a driver mutex that replaced the BKL
+ *			       where no wrapper can take it
+ * @name: name of the record to define, for driver_lock_user()
+ * @func: the function that takes the mutex as this user
+ * @lock: the mutex, as the calls name it (``&foo_mutex``)
+ *
+ * For a mutex that the BKL pushdown put where the BKL was, but that is not
+ * held around a whole ioctl, so that no DEFINE_LOCKED_IOCTL() wrapper can
+ * take it: a mutex held for some commands only, after work it must not
+ * order, or in open().  Taking it with driver_lock_user() and
+ * driver_unlock_user() instead of mutex_lock() and mutex_unlock() changes
+ * nothing it protects, and gives the section the layer's identity: a
+ * record that scripts/bkl-users lists with @lock, a lockdep map named after
+ * the record, the ``bkl:driver_lock*`` tracepoints and, with
+ * CONFIG_BKL_USER_STATS, the counters in /sys/kernel/debug/bkl/.
+ *
+ * @lock must be a mutex of file scope (one holder at a time): the record
+ * keeps the start of the section that holds it, for the hold time.
+ *
+ * Example::
+ *
+ *	static DEFINE_MUTEX(foo_mutex);
+ *	DEFINE_DRIVER_LOCK_USER(foo_ioctl_lock, foo_ioctl, &foo_mutex);
+ *
+ *	static long foo_ioctl(struct file *file, unsigned int cmd,
+ *			      unsigned long arg)
+ *	{
+ *		if (cmd != FOO_RESET)
+ *			return foo_query(file, cmd, arg);
+ *		driver_lock_user(&foo_ioctl_lock, &foo_mutex);
+ *		foo_reset();
+ *		driver_unlock_user(&foo_ioctl_lock, &foo_mutex);
+ *		return 0;
+ *	}
+ */
+#define DEFINE_DRIVER_LOCK_USER(name, func, lock)			\
+	__DEFINE_BKL_USER(, name, REPLACEMENT, #func, #lock, NONE)
+
+/**
+ * driver_lock_user() - take a driver mutex as a declared user
+ * @user: the record, defined with DEFINE_DRIVER_LOCK_USER()
+ * @lock: the mutex the record names
+ *
+ * mutex_lock(@lock), then the section of @user begins: its lockdep map is
+ * held, the ``bkl:driver_lock`` tracepoint fires, its counters count.
+ * Pair it with driver_unlock_user() on the same @user and @lock.
+ *
+ * Context: Process context; may sleep.
+ */
+static __always_inline void driver_lock_user(struct bkl_user *user,
+					     struct mutex *lock)
+{
+	u64 t0 = __locked_ioctl_lock(user, lock);
+
+	user->since = t0;
+}
+
+/**
+ * driver_lock_user_interruptible() - as driver_lock_user(), unless a signal
+ *				      comes
+ * @user: the record, defined with DEFINE_DRIVER_LOCK_USER()
+ * @lock: the mutex the record names
+ *
+ * For a driver that took the mutex with mutex_lock_interruptible().
+ *
+ * Context: Process context; may sleep.
+ * Return: 0 with @lock held and the section begun, or -EINTR without.
+ */
+static __always_inline int __must_check
+driver_lock_user_interruptible(struct bkl_user *user, struct mutex *lock)
+{
+	u64 t0;
+	int ret = __locked_ioctl_lock_interruptible(user, lock, &t0);
+
+	if (!ret)
+		user->since = t0;
+	return ret;
+}
+
+/**
+ * driver_unlock_user() - end a section that driver_lock_user() began
+ * @user: the record given to driver_lock_user()
+ * @lock: the mutex given to driver_lock_user()
+ *
+ * Context: Process context, with @lock held by the current task.
+ */
+static __always_inline void driver_unlock_user(struct bkl_user *user,
+					       struct mutex *lock)
+{
+	__locked_ioctl_unlock(user, lock, user->since);
+}
+
 #endif /* _LINUX_LOCKED_IOCTL_H */
