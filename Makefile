@@ -67,8 +67,8 @@ check:
 
 run: apply migrate
 	@$(SCRIPTS)/check -j $(JOBS) kunit-6.12 sparse bkl-users
-	@$(SCRIPTS)/boot -j $(JOBS) --report migrated
-	@echo "The layer is on $(KDIR); the migrated x86_64 kernel and the logs are in $(BUILD)."
+	@$(SCRIPTS)/boot -j $(JOBS) --report $(if $(filter 6.12,$(KVER)),--tree $(KDIR)) migrated
+	@echo "The layer is on $(KDIR); the x86_64 kernel built from it and the logs are in $(BUILD)."
 
 # Not in make check: the tree is fetched (github:MetalheadKen/Linux-Kernel-2.6.34).
 # The other architectures' drivers are compiled in the cross root (made once).
