@@ -8,6 +8,8 @@
 #   make apply   KDIR=/path      put the layer onto a kernel tree
 #   make migrate KDIR=/path      migrate its target drivers (scripts/bkl-migrate)
 #   make unapply KDIR=/path      take it off again (migrated drivers too)
+#   make patches KDIR=/path [OUT=dir]  the layer and the migrated drivers as a
+#                                patch series (git format-patch, cover letter)
 #   make bench                   what the layer costs: wrappers, BKL, tools
 #   make check-cross             the migrated targets of other architectures
 #   make check-legacy LEGACY_TREE=/path   bkl-migrate on a stock Linux 2.6.34
@@ -36,11 +38,11 @@ endif
 
 export BUILD
 
-.PHONY: help setup apply migrate unapply status kunit check check-cross check-legacy run bench modules modules_install \
+.PHONY: help setup apply migrate unapply status patches kunit check check-cross check-legacy run bench modules modules_install \
 	dkms-source clean distclean
 
 help:
-	@sed -n '3,22s/^# \{0,1\}//p' Makefile
+	@sed -n '3,24s/^# \{0,1\}//p' Makefile
 
 setup:
 	@$(SETUP)
@@ -54,6 +56,11 @@ migrate: apply
 
 unapply:
 	@$(SCRIPTS)/apply --unapply $(KDIR)
+
+# the series against KDIR as it was before "make apply migrate"; OUT defaults
+# to $(BUILD)/patches/<kernel version>
+patches: migrate
+	@$(SCRIPTS)/format-series $(if $(OUT),--out $(OUT)) $(KDIR)
 
 status:
 	@$(SCRIPTS)/apply --status $(KDIR)
