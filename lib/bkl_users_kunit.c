@@ -173,6 +173,15 @@ static void bkl_users_test_record_fields(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, __bkl_shim_bkl_users_test_old_ioctl.kind, BKL_USER_SHIM);
 }
 
+/*
+ * How often @user's lock was taken: the counters count with
+ * CONFIG_BKL_USER_STATS and stay 0 without, where an outermost BKL section
+ * takes the inline fast path of <linux/smp_lock.h> instead of the functions.
+ */
+#define EXPECT_HITS(test, user, n)					\
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&(user)->hits),		\
+			IS_ENABLED(CONFIG_BKL_USER_STATS) ? (long)(n) : 0L)
+
 /* Each call counts once; the handler runs inside its user's section. */
 static void bkl_users_test_counts_hits(struct kunit *test)
 {
@@ -183,16 +192,16 @@ static void bkl_users_test_counts_hits(struct kunit *test)
 
 	for (i = 0; i < 3; i++)
 		KUNIT_EXPECT_EQ(test, bkl_users_test_ioctl(file, 7, 0), 7L);
-	KUNIT_EXPECT_EQ(test, atomic_long_read(&u->hits), 3L);
+	EXPECT_HITS(test, u, 3);
 	KUNIT_EXPECT_TRUE(test, seen.bkl_held);
 	KUNIT_EXPECT_TRUE(test, seen.user_map_held);
 	KUNIT_EXPECT_FALSE(test, user_map_held(u));
 
 	KUNIT_EXPECT_EQ(test, bkl_users_test_replacement_ioctl(file, 8, 0), 8L);
-	KUNIT_EXPECT_EQ(test, atomic_long_read(&r->hits), 1L);
+	EXPECT_HITS(test, r, 1);
 	KUNIT_EXPECT_TRUE(test, seen.user_map_held);
 	KUNIT_EXPECT_FALSE(test, seen.other_map_held);
-	KUNIT_EXPECT_EQ(test, atomic_long_read(&u->hits), 3L);
+	EXPECT_HITS(test, u, 3);
 }
 
 /* The longest section is kept, and a reset clears every counter. */
@@ -202,6 +211,8 @@ static void bkl_users_test_max_hold_and_reset(struct kunit *test)
 	struct bkl_user *u = &__bkl_user_bkl_users_test_ioctl;
 	struct bkl_user *r = &__bkl_user_bkl_users_test_replacement_ioctl;
 
+	if (!IS_ENABLED(CONFIG_BKL_USER_STATS))
+		kunit_skip(test, "CONFIG_BKL_USER_STATS=n: no hold times");
 	seen.sleep_ms = 20;
 	bkl_users_test_ioctl(file, 0, 0);
 	bkl_users_test_replacement_ioctl(file, 0, 0);
@@ -211,7 +222,7 @@ static void bkl_users_test_max_hold_and_reset(struct kunit *test)
 	KUNIT_EXPECT_GE(test, atomic64_read(&r->max_hold_ns), 20LL * NSEC_PER_MSEC);
 
 	bkl_users_reset();
-	KUNIT_EXPECT_EQ(test, atomic_long_read(&u->hits), 0L);
+	EXPECT_HITS(test, u, 0);
 	KUNIT_EXPECT_EQ(test, atomic64_read(&u->max_hold_ns), 0LL);
 	KUNIT_EXPECT_EQ(test, atomic64_read(&r->max_hold_ns), 0LL);
 }
@@ -240,6 +251,8 @@ static void bkl_users_test_counts_contention(struct kunit *test)
 	struct task_struct *t;
 	int i;
 
+	if (!IS_ENABLED(CONFIG_BKL_USER_STATS))
+		kunit_skip(test, "CONFIG_BKL_USER_STATS=n: no contention counter");
 	init_completion(&c.done);
 	lock_kernel();
 	t = kthread_run(bkl_users_test_caller_fn, &c, "bkl_users_caller");
@@ -251,10 +264,10 @@ static void bkl_users_test_counts_contention(struct kunit *test)
 	for (i = 0; i < 1000 && !atomic_long_read(&u->contended); i++)
 		usleep_range(1000, 2000);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&u->contended), 1L);
-	KUNIT_EXPECT_EQ(test, atomic_long_read(&u->hits), 0L);
+	EXPECT_HITS(test, u, 0);
 	unlock_kernel();
 	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&c.done, 10 * HZ), 0UL);
-	KUNIT_EXPECT_EQ(test, atomic_long_read(&u->hits), 1L);
+	EXPECT_HITS(test, u, 1);
 }
 
 /* deprecated_ioctl() runs a declared shim handler under its own name. */
@@ -265,7 +278,7 @@ static void bkl_users_test_shim_user(struct kunit *test)
 	unsigned long unannotated = bkl_unannotated_count();
 
 	KUNIT_EXPECT_EQ(test, deprecated_ioctl(file, 5, 0), 5L);
-	KUNIT_EXPECT_EQ(test, atomic_long_read(&shim->hits), 1L);
+	EXPECT_HITS(test, shim, 1);
 	KUNIT_EXPECT_TRUE(test, seen.bkl_held);
 	KUNIT_EXPECT_EQ(test, bkl_unannotated_count(), unannotated);
 }
@@ -283,7 +296,7 @@ static void bkl_users_test_unannotated(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, user_map_held(&bkl_users_test_direct));
 	unlock_kernel_user(&bkl_users_test_direct);
 	KUNIT_EXPECT_EQ(test, bkl_unannotated_count(), before + 1);
-	KUNIT_EXPECT_EQ(test, atomic_long_read(&bkl_users_test_direct.hits), 1L);
+	EXPECT_HITS(test, &bkl_users_test_direct, 1);
 }
 
 /* Nested sections: the holder names the innermost; release_all leaves both. */
@@ -328,7 +341,61 @@ static void bkl_users_test_nesting_and_release_all(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, holder.user, d->name);
 	unlock_kernel_user(d);
 	KUNIT_EXPECT_FALSE(test, bkl_get_holder(&holder));
-	KUNIT_EXPECT_EQ(test, atomic_long_read(&u->hits), 2L);
+	EXPECT_HITS(test, u, 2);
+}
+
+/*
+ * An outermost section without counters is the inline fast path, which
+ * writes only the owner and the user; the functions it meets after it
+ * (recursion, the holder, release_all, an unlock in another order) see the
+ * same state as after their own acquisition.
+ */
+static void bkl_users_test_inline_section(struct kunit *test)
+{
+	struct bkl_user *d = &bkl_users_test_direct;
+	unsigned long misuse = bkl_misuse_count();
+	struct bkl_holder holder;
+	struct bkl_saved saved;
+
+	lock_kernel_user(d);
+	KUNIT_EXPECT_TRUE(test, kernel_locked());
+	KUNIT_ASSERT_TRUE(test, bkl_get_holder(&holder));
+	KUNIT_EXPECT_EQ(test, holder.depth, 1U);
+	KUNIT_EXPECT_STREQ(test, holder.user, d->name);
+	lock_kernel();
+	KUNIT_ASSERT_TRUE(test, bkl_get_holder(&holder));
+	KUNIT_EXPECT_EQ(test, holder.depth, 2U);
+	KUNIT_EXPECT_STREQ(test, holder.user, d->name);
+	unlock_kernel();
+	KUNIT_ASSERT_TRUE(test, bkl_get_holder(&holder));
+	KUNIT_EXPECT_EQ(test, holder.depth, 1U);
+	unlock_kernel_user(d);
+	KUNIT_EXPECT_FALSE(test, kernel_locked());
+	KUNIT_EXPECT_FALSE(test, bkl_get_holder(&holder));
+
+	lock_kernel_user(d);
+	saved = bkl_release_all();
+	KUNIT_EXPECT_EQ(test, saved.depth, 1U);
+	KUNIT_EXPECT_EQ(test, saved.nr_sections, 1U);
+	KUNIT_EXPECT_PTR_EQ(test, saved.sections[0].user, d);
+	KUNIT_EXPECT_EQ(test, saved.sections[0].nest, 1U);
+	KUNIT_EXPECT_FALSE(test, kernel_locked());
+	bkl_reacquire(saved);
+	KUNIT_EXPECT_TRUE(test, user_map_held(d));
+	unlock_kernel_user(d);
+	KUNIT_EXPECT_FALSE(test, kernel_locked());
+	KUNIT_EXPECT_FALSE(test, user_map_held(d) && IS_ENABLED(CONFIG_DEBUG_LOCK_ALLOC));
+
+	/* The inline section of one user, left by the unlock of another. */
+	lock_kernel_user(d);
+	lock_kernel();
+	unlock_kernel_user(d);
+	KUNIT_EXPECT_TRUE(test, kernel_locked());
+	unlock_kernel();
+	KUNIT_EXPECT_FALSE(test, kernel_locked());
+	KUNIT_EXPECT_FALSE(test, bkl_get_holder(&holder));
+	KUNIT_EXPECT_EQ(test, bkl_misuse_count(), misuse);
+	EXPECT_HITS(test, d, 3);
 }
 
 struct bkl_users_test_sleeper {
@@ -382,7 +449,7 @@ static void bkl_users_test_sections_per_task(struct kunit *test)
 	wake_up(&s.wq);
 	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&s.done, 10 * HZ), 0UL);
 	KUNIT_EXPECT_TRUE(test, s.map_held_after);
-	KUNIT_EXPECT_EQ(test, atomic_long_read(&u->hits), 2L);
+	EXPECT_HITS(test, u, 2);
 	KUNIT_EXPECT_EQ(test, bkl_misuse_count(), misuse);
 }
 
@@ -430,8 +497,8 @@ static void bkl_users_test_format(struct kunit *test)
 	atomic64_set(&__bkl_user_bkl_users_test_ioctl.max_hold_ns, 1234);
 	len = bkl_user_format(&__bkl_user_bkl_users_test_ioctl, line, sizeof(line));
 	snprintf(expect, sizeof(expect),
-		 "bkl_users_kunit:bkl_users_test_ioctl\tbkl-ioctl\tBKL\t1\t0\t1234\t%s\t%u\tbkl_users_test_old_ioctl",
-		 __FILE__, bkl_users_test_ioctl_line);
+		 "bkl_users_kunit:bkl_users_test_ioctl\tbkl-ioctl\tBKL\t%d\t0\t1234\t%s\t%u\tbkl_users_test_old_ioctl",
+		 IS_ENABLED(CONFIG_BKL_USER_STATS), __FILE__, bkl_users_test_ioctl_line);
 	KUNIT_EXPECT_STREQ(test, line, expect);
 	KUNIT_EXPECT_EQ(test, len, (int)strlen(expect));
 	bkl_users_reset();
@@ -505,7 +572,7 @@ static void bkl_users_test_driver_lock_user(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, bkl_user_field(u, "lock"), "&bkl_users_test_driver_mutex");
 
 	KUNIT_EXPECT_EQ(test, bkl_users_test_narrow_ioctl(file, 2, 0), -ENOTTY);
-	KUNIT_EXPECT_EQ(test, atomic_long_read(&u->hits), 0L);
+	EXPECT_HITS(test, u, 0);
 	seen.sleep_ms = 5;
 	KUNIT_EXPECT_EQ(test, bkl_users_test_narrow_ioctl(file, 1, 0), 0L);
 	seen.sleep_ms = 0;
@@ -513,8 +580,11 @@ static void bkl_users_test_driver_lock_user(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, seen.driver_lock_held);
 	KUNIT_EXPECT_FALSE(test, user_map_held(u));
 	KUNIT_EXPECT_FALSE(test, mutex_is_locked(&bkl_users_test_driver_mutex));
-	KUNIT_EXPECT_EQ(test, atomic_long_read(&u->hits), 1L);
-	KUNIT_EXPECT_GE(test, atomic64_read(&u->max_hold_ns), 5LL * NSEC_PER_MSEC);
+	EXPECT_HITS(test, u, 1);
+	if (IS_ENABLED(CONFIG_BKL_USER_STATS))
+		KUNIT_EXPECT_GE(test, atomic64_read(&u->max_hold_ns), 5LL * NSEC_PER_MSEC);
+	else
+		KUNIT_EXPECT_EQ(test, atomic64_read(&u->max_hold_ns), 0LL);
 }
 
 struct bkl_users_test_holder {
@@ -554,7 +624,7 @@ static void bkl_users_test_driver_lock_interrupted(struct kunit *test)
 	disallow_signal(SIGKILL);
 	KUNIT_EXPECT_EQ(test, ret, -EINTR);
 	KUNIT_EXPECT_FALSE(test, user_map_held(u));
-	KUNIT_EXPECT_EQ(test, atomic_long_read(&u->hits), 0L);
+	EXPECT_HITS(test, u, 0);
 	KUNIT_EXPECT_TRUE(test, mutex_is_locked(&bkl_users_test_driver_mutex));
 
 	complete(&h.release);
@@ -564,7 +634,7 @@ static void bkl_users_test_driver_lock_interrupted(struct kunit *test)
 		KUNIT_EXPECT_TRUE(test, user_map_held(u));
 		driver_unlock_user(u, &bkl_users_test_driver_mutex);
 	}
-	KUNIT_EXPECT_EQ(test, atomic_long_read(&u->hits), 1L);
+	EXPECT_HITS(test, u, 1);
 }
 
 static struct kunit_case bkl_users_test_cases[] = {
@@ -576,6 +646,7 @@ static struct kunit_case bkl_users_test_cases[] = {
 	KUNIT_CASE(bkl_users_test_shim_user),
 	KUNIT_CASE(bkl_users_test_unannotated),
 	KUNIT_CASE(bkl_users_test_nesting_and_release_all),
+	KUNIT_CASE(bkl_users_test_inline_section),
 	KUNIT_CASE(bkl_users_test_sections_per_task),
 	KUNIT_CASE(bkl_users_test_module_block),
 	KUNIT_CASE(bkl_users_test_format),

@@ -37,7 +37,9 @@
  * so its sections are kept here, and in struct bkl_saved while the holder
  * sleeps) and since when it holds the lock.  Both are exported for the inline
  * fast path of <linux/smp_lock.h>, which takes the lock uncontended and
- * untraced the way the functions here do, and for nothing else.
+ * untraced, and for nothing else.  That path writes only the owner and its
+ * one user, &bkl_state.inline_user; the functions here write out what it
+ * stands for (__kernel_lock_take_inline()) before they change the state.
  */
 struct mutex kernel_lock_mutex = __MUTEX_INITIALIZER(kernel_lock_mutex);
 EXPORT_SYMBOL_GPL(kernel_lock_mutex);
@@ -46,10 +48,30 @@ EXPORT_SYMBOL_GPL(kernel_lock_state);
 static atomic_long_t kernel_lock_misuse = ATOMIC_LONG_INIT(0);
 static atomic_long_t kernel_lock_unannotated = ATOMIC_LONG_INIT(0);
 
+/*
+ * The holder took the lock through the inline fast path of <linux/smp_lock.h>,
+ * which writes the owner and the user only: write out what that stands for,
+ * depth 1 in the user's one section, before anything changes it.
+ */
+static void __kernel_lock_take_inline(void)
+{
+	struct bkl_user *user = kernel_lock_state.inline_user;
+
+	if (likely(!user))
+		return;
+	kernel_lock_state.depth = 1;
+	kernel_lock_state.sections[0].user = user;
+	kernel_lock_state.sections[0].nest = 1;
+	kernel_lock_state.sections[0].entered_ns = 0;
+	WRITE_ONCE(kernel_lock_state.nr_sections, 1);
+	WRITE_ONCE(kernel_lock_state.inline_user, NULL);
+}
+
 static __always_inline bool __kernel_lock_recurse(void)
 {
 	if (READ_ONCE(kernel_lock_state.owner) != current)
 		return false;
+	__kernel_lock_take_inline();
 	if (WARN_ON_ONCE(kernel_lock_state.depth == UINT_MAX))
 		return false;
 	kernel_lock_state.depth++;
@@ -273,6 +295,7 @@ void __sched _unlock_kernel(struct bkl_user *user, unsigned long ip)
 		atomic_long_inc(&kernel_lock_misuse);
 		return;
 	}
+	__kernel_lock_take_inline();
 	bkl_user_exit(user, ip);
 	if (--kernel_lock_state.depth)
 		return;
@@ -308,6 +331,7 @@ struct bkl_saved __sched _bkl_release_all(unsigned long ip)
 
 	if (!kernel_locked())
 		return saved;
+	__kernel_lock_take_inline();
 	saved.depth = kernel_lock_state.depth;
 	saved.nr_sections = kernel_lock_state.nr_sections;
 	saved.untracked = kernel_lock_state.untracked;
@@ -416,6 +440,7 @@ EXPORT_SYMBOL_GPL(bkl_reset_unannotated_count);
 bool bkl_get_holder(struct bkl_holder *holder)
 {
 	struct task_struct *owner;
+	struct bkl_user *user;
 	unsigned int n;
 	u64 since;
 
@@ -427,9 +452,16 @@ bool bkl_get_holder(struct bkl_holder *holder)
 	}
 	holder->pid = task_pid_nr(owner);
 	strscpy(holder->comm, owner->comm, sizeof(holder->comm));
-	holder->depth = READ_ONCE(kernel_lock_state.depth);
-	n = min_t(unsigned int, READ_ONCE(kernel_lock_state.nr_sections), BKL_MAX_SECTIONS);
-	holder->user = n ? READ_ONCE(kernel_lock_state.sections[n - 1].user)->name : NULL;
+	user = READ_ONCE(kernel_lock_state.inline_user);
+	if (user) {
+		holder->depth = 1;
+	} else {
+		holder->depth = READ_ONCE(kernel_lock_state.depth);
+		n = min_t(unsigned int, READ_ONCE(kernel_lock_state.nr_sections),
+			  BKL_MAX_SECTIONS);
+		user = n ? READ_ONCE(kernel_lock_state.sections[n - 1].user) : NULL;
+	}
+	holder->user = user ? user->name : NULL;
 	since = READ_ONCE(kernel_lock_state.since);
 	holder->held_ns = since ? local_clock() - since : 0;
 	rcu_read_unlock();

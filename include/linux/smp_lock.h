@@ -83,6 +83,10 @@ struct bkl_section {
 /**
  * struct bkl_state - the state of the Big Kernel Lock beside its mutex
  * @owner: the task that holds the BKL, or NULL
+ * @inline_user: set when @owner took the BKL through the inline fast path
+ *	and is in that one section only: depth 1, nest 1, no hold time.  The
+ *	fields below are then those of a free lock; the functions of
+ *	lib/kernel_lock.c fill them in before they change anything.
  * @depth: how often @owner took it
  * @nr_sections: the number of entries in @sections
  * @untracked: sections beyond %BKL_MAX_SECTIONS, counted only
@@ -94,6 +98,7 @@ struct bkl_section {
  */
 struct bkl_state {
 	struct task_struct *owner;
+	struct bkl_user *inline_user;
 	unsigned int depth;
 	unsigned int nr_sections;
 	unsigned int untracked;
@@ -151,10 +156,12 @@ extern struct bkl_state kernel_lock_state;
  * The inline fast path of an annotated user's section: the outermost
  * lock_kernel_user() of a task and its matching unlock, with no counters
  * (CONFIG_BKL_USER_STATS=n) and no BKL tracepoint on, is a mutex_lock() or
- * mutex_unlock() and a few stores, as cheap as the mutex a driver would own.
+ * mutex_unlock() and two stores: the owner and the user, in
+ * &bkl_state.inline_user, which stands for depth 1 in that one section.
  * Everything else (recursion, the counters, the tracepoints, unannotated
- * users, bkl_release_all()) is the functions of lib/kernel_lock.c, which keep
- * the same state: the two paths mix freely.
+ * users, bkl_release_all()) is the functions of lib/kernel_lock.c, which
+ * turn an inline acquisition into their own state first: the two paths mix
+ * freely.
  */
 DECLARE_TRACEPOINT(lock_kernel);
 DECLARE_TRACEPOINT(unlock_kernel);
@@ -180,11 +187,7 @@ static __always_inline void __lock_kernel_user(struct bkl_user *user,
 	}
 	mutex_lock(&kernel_lock_mutex);
 	WRITE_ONCE(s->owner, current);
-	s->depth = 1;
-	s->sections[0].user = user;
-	s->sections[0].nest = 1;
-	s->sections[0].entered_ns = 0;
-	WRITE_ONCE(s->nr_sections, 1);
+	WRITE_ONCE(s->inline_user, user);
 	bkl_user_map_acquire(user, ip);
 	__acquire(kernel_lock);
 }
@@ -195,15 +198,13 @@ static __always_inline void __unlock_kernel_user(struct bkl_user *user,
 {
 	struct bkl_state *s = &kernel_lock_state;
 
-	/* Depth 1 is one section, untracked 0: the fast lock's state. */
 	if (!__bkl_fast_path(user) || READ_ONCE(s->owner) != current ||
-	    s->depth != 1 || s->nr_sections != 1 || s->sections[0].user != user) {
+	    s->inline_user != user) {
 		_unlock_kernel(user, ip);
 		return;
 	}
 	bkl_user_map_release(user, ip);
-	s->depth = 0;
-	WRITE_ONCE(s->nr_sections, 0);
+	WRITE_ONCE(s->inline_user, NULL);
 	WRITE_ONCE(s->owner, NULL);
 	mutex_unlock(&kernel_lock_mutex);
 	__release(kernel_lock);
