@@ -107,19 +107,52 @@ static bool bkl_user_is_shim_of(struct bkl_user *user, void *fn)
 	return user->kind == BKL_USER_SHIM && user->fn == fn;
 }
 
+/*
+ * The last shim user bkl_user_find_handler() found: deprecated_ioctl() runs
+ * it on every call, and a driver's ioctls come in runs.  It is read and
+ * written under rcu_read_lock() only, and bkl_users_del_block() takes a
+ * user of the block it removes out of it, so it never outlives its record.
+ * The records never change once registered: no ordering beyond that.
+ */
+static struct bkl_user *bkl_shim_last;
+
+/* Is @user a record of @block? */
+static bool bkl_users_block_has(const struct bkl_users_block *block,
+				const struct bkl_user *user)
+{
+	unsigned int i;
+
+	for (i = 0; i < block->num; i++)
+		if (block->users[i] == user)
+			return true;
+	return false;
+}
+
 /**
  * bkl_user_find_handler() - look up the shim user of a locked_ioctl handler
  * @fn: the handler
  *
- * How deprecated_ioctl() learns which driver it runs.  The walk reads only
- * the records, so concurrent ioctls share every cache line it touches.
+ * How deprecated_ioctl() learns which driver it runs.  The user found last
+ * is kept, and a call for the same handler takes it without walking the
+ * registry; the walk reads only the records, so concurrent ioctls share
+ * every cache line it touches.
  *
  * Context: Any context but NMI.
  * Return: the user DEFINE_BKL_SHIM_USER() defined for @fn, or NULL.
  */
 struct bkl_user *bkl_user_find_handler(const void *fn)
 {
-	return bkl_users_iterate(bkl_user_is_shim_of, (void *)fn);
+	struct bkl_user *user;
+
+	rcu_read_lock();
+	user = READ_ONCE(bkl_shim_last);
+	if (!user || user->fn != fn) {
+		user = bkl_users_iterate(bkl_user_is_shim_of, (void *)fn);
+		if (user)
+			WRITE_ONCE(bkl_shim_last, user);
+	}
+	rcu_read_unlock();
+	return user;
 }
 EXPORT_SYMBOL_GPL(bkl_user_find_handler);
 
@@ -216,6 +249,7 @@ EXPORT_SYMBOL_GPL(bkl_users_add_block);
 void bkl_users_del_block(const void *owner)
 {
 	struct bkl_users_block *block, *found = NULL;
+	struct bkl_user *last;
 
 	mutex_lock(&bkl_users_mutex);
 	list_for_each_entry(block, &bkl_users_blocks, node) {
@@ -226,10 +260,20 @@ void bkl_users_del_block(const void *owner)
 		}
 	}
 	mutex_unlock(&bkl_users_mutex);
-	if (found) {
+	if (!found)
+		return;
+	/*
+	 * Once no reader walks the block, none can put one of its users into
+	 * bkl_shim_last; take it out there, and wait for those that read it.
+	 */
+	synchronize_rcu();
+	last = READ_ONCE(bkl_shim_last);
+	if (bkl_users_block_has(found, last)) {
+		/* Another user put there since stays: it is not of this block. */
+		cmpxchg(&bkl_shim_last, last, NULL);
 		synchronize_rcu();
-		kfree(found);
 	}
+	kfree(found);
 }
 EXPORT_SYMBOL_GPL(bkl_users_del_block);
 
