@@ -553,6 +553,35 @@ static void bkl_users_test_tracepoints(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, dlock.user,
 			    &__bkl_user_bkl_users_test_replacement_ioctl);
 }
+
+/*
+ * A release tracepoint alone is enough: the inline paths of the BKL and of
+ * the wrappers test one static key per group, which each tracepoint of the
+ * group turns on, and off again when its last probe goes.
+ */
+static void bkl_users_test_tracepoint_alone(struct kunit *test)
+{
+	struct file *file = bkl_kunit_file(test, NULL);
+	struct bkl_users_test_trace unlock = { }, dunlock = { };
+
+	KUNIT_ASSERT_EQ(test, register_trace_unlock_kernel(bkl_users_test_probe, &unlock), 0);
+	KUNIT_ASSERT_EQ(test, register_trace_driver_unlock(bkl_users_test_probe, &dunlock), 0);
+	KUNIT_EXPECT_TRUE(test, static_key_enabled(&bkl_traced));
+	KUNIT_EXPECT_TRUE(test, static_key_enabled(&locked_ioctl_traced));
+	bkl_users_test_ioctl(file, 0, 0);
+	bkl_users_test_replacement_ioctl(file, 0, 0);
+	unregister_trace_driver_unlock(bkl_users_test_probe, &dunlock);
+	unregister_trace_unlock_kernel(bkl_users_test_probe, &unlock);
+	tracepoint_synchronize_unregister();
+
+	KUNIT_EXPECT_EQ(test, unlock.events, 1U);
+	KUNIT_EXPECT_PTR_EQ(test, unlock.user, &__bkl_user_bkl_users_test_ioctl);
+	KUNIT_EXPECT_EQ(test, dunlock.events, 1U);
+	KUNIT_EXPECT_PTR_EQ(test, dunlock.user,
+			    &__bkl_user_bkl_users_test_replacement_ioctl);
+	KUNIT_EXPECT_FALSE(test, static_key_enabled(&bkl_traced));
+	KUNIT_EXPECT_FALSE(test, static_key_enabled(&locked_ioctl_traced));
+}
 #endif
 
 /*
@@ -654,6 +683,7 @@ static struct kunit_case bkl_users_test_cases[] = {
 	KUNIT_CASE(bkl_users_test_driver_lock_interrupted),
 #ifdef CONFIG_TRACEPOINTS
 	KUNIT_CASE(bkl_users_test_tracepoints),
+	KUNIT_CASE(bkl_users_test_tracepoint_alone),
 #endif
 	{}
 };

@@ -11,6 +11,7 @@
 #include <linux/atomic.h>
 #include <linux/bkl_user.h>
 #include <linux/export.h>
+#include <linux/jump_label.h>
 #include <linux/kernel.h>
 #include <linux/lockdep.h>
 #include <linux/mutex.h>
@@ -26,6 +27,40 @@ EXPORT_TRACEPOINT_SYMBOL_GPL(unlock_kernel);
 EXPORT_TRACEPOINT_SYMBOL_GPL(driver_lock);
 EXPORT_TRACEPOINT_SYMBOL_GPL(driver_lock_contended);
 EXPORT_TRACEPOINT_SYMBOL_GPL(driver_unlock);
+
+/*
+ * The static keys of the inline callers of the tracepoints, on while any
+ * tracepoint of their group is: the BKL's fast path and the generic
+ * wrappers test one branch instead of one per tracepoint.  The tracepoint
+ * core calls these with tracepoints_mutex held, when a tracepoint gets its
+ * first probe and after it lost its last.
+ */
+DEFINE_STATIC_KEY_FALSE(bkl_traced);
+EXPORT_SYMBOL_GPL(bkl_traced);
+DEFINE_STATIC_KEY_FALSE(locked_ioctl_traced);
+EXPORT_SYMBOL_GPL(locked_ioctl_traced);
+
+int bkl_trace_reg(void)
+{
+	static_branch_inc(&bkl_traced);
+	return 0;
+}
+
+void bkl_trace_unreg(void)
+{
+	static_branch_dec(&bkl_traced);
+}
+
+int locked_ioctl_trace_reg(void)
+{
+	static_branch_inc(&locked_ioctl_traced);
+	return 0;
+}
+
+void locked_ioctl_trace_unreg(void)
+{
+	static_branch_dec(&locked_ioctl_traced);
+}
 
 /**
  * bkl_user_field() - one field of a user's record

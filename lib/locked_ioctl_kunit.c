@@ -16,6 +16,7 @@
 #include <linux/mutex.h>
 #include <linux/rwsem.h>
 #include <linux/sched/signal.h>
+#include <trace/events/bkl.h>
 
 static DEFINE_MUTEX(lit_mutex);
 static DECLARE_RWSEM(lit_rwsem);
@@ -121,9 +122,9 @@ static struct file *lit_file(struct kunit *test, struct lit_dev *dev)
 	return file;
 }
 
-static void locked_ioctl_test_wrappers(struct kunit *test)
+/* Run one case: its return, its lock held inside and free after. */
+static void lit_run_case(struct kunit *test, const struct lit_case *c)
 {
-	const struct lit_case *c = test->param_value;
 	struct lit_dev *dev = kunit_kzalloc(test, sizeof(*dev), GFP_KERNEL);
 	struct file *file;
 
@@ -144,6 +145,58 @@ static void locked_ioctl_test_wrappers(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, mutex_is_locked(&dev->lock));
 	KUNIT_EXPECT_FALSE(test, rwsem_is_locked(&lit_rwsem));
 }
+
+static void locked_ioctl_test_wrappers(struct kunit *test)
+{
+	lit_run_case(test, test->param_value);
+}
+
+#ifdef CONFIG_TRACEPOINTS
+static void lit_traced_case_desc(const struct lit_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "traced %s", c->name);
+}
+
+KUNIT_ARRAY_PARAM(lit_traced, lit_cases, lit_traced_case_desc);
+
+struct lit_trace {
+	unsigned int events;
+	const struct bkl_user *user;
+};
+
+static void lit_probe(void *data, const struct bkl_user *user,
+		      unsigned int depth, u64 held_ns, unsigned long ip)
+{
+	struct lit_trace *t = data;
+
+	t->events++;
+	t->user = user;
+}
+
+/*
+ * With a driver_lock tracepoint on, every wrapper takes the path that calls
+ * the lock hooks, and that path does what the plain one does, plus one
+ * event on each side of the section, both naming the wrapper's user.
+ */
+static void locked_ioctl_test_wrappers_traced(struct kunit *test)
+{
+	struct lit_trace lock = { }, unlock = { };
+
+	KUNIT_ASSERT_EQ(test, register_trace_driver_lock(lit_probe, &lock), 0);
+	KUNIT_ASSERT_EQ(test, register_trace_driver_unlock(lit_probe, &unlock), 0);
+	KUNIT_EXPECT_TRUE(test, static_key_enabled(&locked_ioctl_traced));
+	lit_run_case(test, test->param_value);
+	unregister_trace_driver_unlock(lit_probe, &unlock);
+	unregister_trace_driver_lock(lit_probe, &lock);
+	tracepoint_synchronize_unregister();
+
+	KUNIT_EXPECT_FALSE(test, static_key_enabled(&locked_ioctl_traced));
+	KUNIT_EXPECT_EQ(test, lock.events, 1U);
+	KUNIT_EXPECT_EQ(test, unlock.events, 1U);
+	KUNIT_EXPECT_NOT_NULL(test, lock.user);
+	KUNIT_EXPECT_PTR_EQ(test, unlock.user, lock.user);
+}
+#endif
 
 struct lit_holder {
 	struct completion locked;
@@ -263,6 +316,9 @@ static void locked_ioctl_test_no_lockdep_report(struct kunit *test)
 
 static struct kunit_case locked_ioctl_test_cases[] = {
 	KUNIT_CASE_PARAM(locked_ioctl_test_wrappers, lit_gen_params),
+#ifdef CONFIG_TRACEPOINTS
+	KUNIT_CASE_PARAM(locked_ioctl_test_wrappers_traced, lit_traced_gen_params),
+#endif
 	KUNIT_CASE(locked_ioctl_test_interrupted),
 	KUNIT_CASE(locked_ioctl_test_serialises_kthreads),
 	KUNIT_CASE(locked_ioctl_test_no_lockdep_report),

@@ -14,10 +14,10 @@
 #include <linux/build_bug.h>
 #include <linux/compiler.h>
 #include <linux/instruction_pointer.h>
+#include <linux/jump_label.h>
 #include <linux/lockdep.h>
 #include <linux/mutex.h>
 #include <linux/stringify.h>
-#include <linux/tracepoint-defs.h>
 #include <linux/types.h>
 
 struct module;
@@ -255,12 +255,21 @@ static inline void bkl_user_count_contended(struct bkl_user *user)
 
 /*
  * The generic wrappers' lock hooks.  With counters or lockdep they are the
- * functions of lib/locked_ioctl.c.  Without, there is nothing to do but take
- * the lock and fire the tracepoints when they are on: the hooks are inline,
- * and a wrapper compiles to what a driver writes by hand, a mutex_lock() and
- * a mutex_unlock() around the call, plus two static branches.
+ * functions of lib/locked_ioctl.c, and every section calls them.  Without,
+ * there is nothing to do but take the lock and fire the tracepoints when
+ * they are on: __locked_ioctl_hooked() is then one static branch, on while
+ * a driver_lock tracepoint is, and a wrapper that tests it first compiles to
+ * what a driver writes by hand, a mutex_lock() and a mutex_unlock() around
+ * the call, plus that branch.  The hooks test it again, for the callers that
+ * cannot test it once for a whole section (driver_lock_user()).
  */
+/* On while a tracepoint of the BKL, or of the wrappers, is (lib/locked_ioctl.c). */
+DECLARE_STATIC_KEY_FALSE(bkl_traced);
+DECLARE_STATIC_KEY_FALSE(locked_ioctl_traced);
+
 #if defined(CONFIG_BKL_USER_STATS) || defined(CONFIG_DEBUG_LOCK_ALLOC)
+#define __locked_ioctl_hooked()	true
+
 u64 __locked_ioctl_lock(struct bkl_user *user, struct mutex *lock);
 int __locked_ioctl_lock_interruptible(struct bkl_user *user,
 				      struct mutex *lock, u64 *t0);
@@ -268,22 +277,22 @@ u64 __locked_ioctl_enter(struct bkl_user *user);
 void __locked_ioctl_exit(struct bkl_user *user, u64 t0);
 void __locked_ioctl_unlock(struct bkl_user *user, struct mutex *lock, u64 t0);
 #else
-DECLARE_TRACEPOINT(driver_lock);
-DECLARE_TRACEPOINT(driver_unlock);
+#define __locked_ioctl_hooked()	static_branch_unlikely(&locked_ioctl_traced)
+
 u64 __locked_ioctl_trace_enter(struct bkl_user *user, unsigned long ip);
 void __locked_ioctl_trace_exit(struct bkl_user *user, u64 t0,
 			       unsigned long ip);
 
 static __always_inline u64 __locked_ioctl_enter(struct bkl_user *user)
 {
-	if (tracepoint_enabled(driver_lock))
+	if (__locked_ioctl_hooked())
 		return __locked_ioctl_trace_enter(user, _THIS_IP_);
 	return 0;
 }
 
 static __always_inline void __locked_ioctl_exit(struct bkl_user *user, u64 t0)
 {
-	if (tracepoint_enabled(driver_unlock))
+	if (__locked_ioctl_hooked())
 		__locked_ioctl_trace_exit(user, t0, _THIS_IP_);
 }
 

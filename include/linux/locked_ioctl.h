@@ -76,23 +76,44 @@ static long prefix##name(struct file *file, unsigned int cmd, unsigned long arg)
 {									\
 	long ret;							\
 									\
-	__lock_kernel_user(&__bkl_user_##name, _THIS_IP_);		\
+	__lock_kernel_user(&__bkl_user_##name, 0);			\
 	ret = call;							\
-	__unlock_kernel_user(&__bkl_user_##name, _THIS_IP_);		\
+	__unlock_kernel_user(&__bkl_user_##name, 0);			\
 	return ret;							\
+}
+
+/*
+ * Worker: @call, which may use file/cmd/arg, as a function of its own, for
+ * the two paths of the generic wrappers: the plain one, a mutex_lock() and a
+ * mutex_unlock() around the call, while __locked_ioctl_hooked() is false, and
+ * the one through the lock hooks.
+ */
+#define __DEFINE_LOCKED_IOCTL_CALL(prefix, fname, call)		\
+static __always_inline long prefix##fname(struct file *file,		\
+					  unsigned int cmd,		\
+					  unsigned long arg)		\
+{									\
+	return call;							\
 }
 
 /* Worker: run @call, which may use file/cmd/arg, under the mutex @lock. */
 #define __DEFINE_LOCKED_IOCTL(prefix, name, handler, lock, call)	\
 __DEFINE_BKL_USER(__bkl_user_, name, REPLACEMENT, handler, #lock, NONE); \
+__DEFINE_LOCKED_IOCTL_CALL(, __locked_ioctl_call_##name, call)		\
 static long prefix##name(struct file *file, unsigned int cmd, unsigned long arg)	\
 {									\
 	struct mutex *__lock = (lock);					\
 	long ret;							\
 	u64 __t0;							\
 									\
+	if (!__locked_ioctl_hooked()) {					\
+		mutex_lock(__lock);					\
+		ret = __locked_ioctl_call_##name(file, cmd, arg);	\
+		mutex_unlock(__lock);					\
+		return ret;						\
+	}								\
 	__t0 = __locked_ioctl_lock(&__bkl_user_##name, __lock);	\
-	ret = call;							\
+	ret = __locked_ioctl_call_##name(file, cmd, arg);		\
 	__locked_ioctl_unlock(&__bkl_user_##name, __lock, __t0);	\
 	return ret;							\
 }
@@ -100,16 +121,25 @@ static long prefix##name(struct file *file, unsigned int cmd, unsigned long arg)
 /* Worker: as __DEFINE_LOCKED_IOCTL(), but a signal aborts the wait with @err. */
 #define __DEFINE_LOCKED_IOCTL_INTERRUPTIBLE(prefix, name, handler, lock, err, call) \
 __DEFINE_BKL_USER(__bkl_user_, name, REPLACEMENT, handler, #lock, NONE); \
+__DEFINE_LOCKED_IOCTL_CALL(, __locked_ioctl_call_##name, call)		\
 static long prefix##name(struct file *file, unsigned int cmd, unsigned long arg)	\
 {									\
 	struct mutex *__lock = (lock);					\
+	const long __err = (err);					\
 	long ret;							\
 	u64 __t0;							\
 									\
+	if (!__locked_ioctl_hooked()) {					\
+		if (mutex_lock_interruptible(__lock))			\
+			return __err;					\
+		ret = __locked_ioctl_call_##name(file, cmd, arg);	\
+		mutex_unlock(__lock);					\
+		return ret;						\
+	}								\
 	if (__locked_ioctl_lock_interruptible(&__bkl_user_##name,	\
 					      __lock, &__t0))		\
-		return err;						\
-	ret = call;							\
+		return __err;						\
+	ret = __locked_ioctl_call_##name(file, cmd, arg);		\
 	__locked_ioctl_unlock(&__bkl_user_##name, __lock, __t0);	\
 	return ret;							\
 }
@@ -434,14 +464,18 @@ long deprecated_compat_ioctl(struct file *file, unsigned int cmd,
 #define __DEFINE_GUARDED_IOCTL(prefix, name, fn, class, lock)		\
 __DEFINE_BKL_USER(__bkl_user_, name, REPLACEMENT, #fn,		\
 		  #class "(" #lock ")", NONE);				\
+__DEFINE_LOCKED_IOCTL_CALL(, __locked_ioctl_call_##name,		\
+			   fn(file, cmd, arg))				\
 static long prefix##name(struct file *file, unsigned int cmd, unsigned long arg)	\
 {									\
 	long ret;							\
 	u64 __t0;							\
 									\
 	guard(class)(lock);						\
+	if (!__locked_ioctl_hooked())					\
+		return __locked_ioctl_call_##name(file, cmd, arg);	\
 	__t0 = __locked_ioctl_enter(&__bkl_user_##name);		\
-	ret = fn(file, cmd, arg);					\
+	ret = __locked_ioctl_call_##name(file, cmd, arg);		\
 	__locked_ioctl_exit(&__bkl_user_##name, __t0);			\
 	return ret;							\
 }

@@ -27,9 +27,9 @@ Documentation/locking/locked-ioctl.rst) or enable CONFIG_BKL"
 #include <linux/compiler_types.h>
 #include <linux/debug_locks.h>
 #include <linux/errno.h>
+#include <linux/jump_label.h>
 #include <linux/mutex.h>	/* and <linux/cleanup.h> where the tree has it */
 #include <linux/sched.h>
-#include <linux/tracepoint-defs.h>
 #include <linux/types.h>
 #include <linux/wait.h>
 
@@ -161,18 +161,19 @@ extern struct bkl_state kernel_lock_state;
  * Everything else (recursion, the counters, the tracepoints, unannotated
  * users, bkl_release_all()) is the functions of lib/kernel_lock.c, which
  * turn an inline acquisition into their own state first: the two paths mix
- * freely.
+ * freely.  @ip is the call site to name, 0 for the caller's own: the fast
+ * path computes no address it does not use.
+ *
+ * The three BKL tracepoints share one static key, &bkl_traced (declared in
+ * <linux/bkl_user.h>), on while any of them is, so that the fast path tests
+ * one branch, and only on lock: a section that began inline fired no event,
+ * and ends without one.
  */
-DECLARE_TRACEPOINT(lock_kernel);
-DECLARE_TRACEPOINT(unlock_kernel);
-DECLARE_TRACEPOINT(lock_kernel_contended);
 
 static __always_inline bool __bkl_fast_path(struct bkl_user *user)
 {
 	return !IS_ENABLED(CONFIG_BKL_USER_STATS) && user &&
-	       !tracepoint_enabled(lock_kernel) &&
-	       !tracepoint_enabled(unlock_kernel) &&
-	       !tracepoint_enabled(lock_kernel_contended);
+	       !static_branch_unlikely(&bkl_traced);
 }
 
 static __always_inline void __lock_kernel_user(struct bkl_user *user,
@@ -182,13 +183,13 @@ static __always_inline void __lock_kernel_user(struct bkl_user *user,
 	struct bkl_state *s = &kernel_lock_state;
 
 	if (!__bkl_fast_path(user) || READ_ONCE(s->owner) == current) {
-		_lock_kernel(user, ip);
+		_lock_kernel(user, ip ?: _THIS_IP_);
 		return;
 	}
 	mutex_lock(&kernel_lock_mutex);
 	WRITE_ONCE(s->owner, current);
 	WRITE_ONCE(s->inline_user, user);
-	bkl_user_map_acquire(user, ip);
+	bkl_user_map_acquire(user, ip ?: _THIS_IP_);
 	__acquire(kernel_lock);
 }
 
@@ -198,12 +199,12 @@ static __always_inline void __unlock_kernel_user(struct bkl_user *user,
 {
 	struct bkl_state *s = &kernel_lock_state;
 
-	if (!__bkl_fast_path(user) || READ_ONCE(s->owner) != current ||
-	    s->inline_user != user) {
-		_unlock_kernel(user, ip);
+	if (IS_ENABLED(CONFIG_BKL_USER_STATS) || !user ||
+	    READ_ONCE(s->owner) != current || s->inline_user != user) {
+		_unlock_kernel(user, ip ?: _THIS_IP_);
 		return;
 	}
-	bkl_user_map_release(user, ip);
+	bkl_user_map_release(user, ip ?: _THIS_IP_);
 	WRITE_ONCE(s->inline_user, NULL);
 	WRITE_ONCE(s->owner, NULL);
 	mutex_unlock(&kernel_lock_mutex);
@@ -249,7 +250,7 @@ static __always_inline void __unlock_kernel_user(struct bkl_user *user,
  *
  * Context: Process context; may sleep.
  */
-#define lock_kernel_user(user)	__lock_kernel_user(user, _THIS_IP_)
+#define lock_kernel_user(user)	__lock_kernel_user(user, 0)
 
 /**
  * unlock_kernel_user() - end a section that lock_kernel_user() began
@@ -257,7 +258,7 @@ static __always_inline void __unlock_kernel_user(struct bkl_user *user,
  *
  * Context: Process context, with the BKL held by the current task.
  */
-#define unlock_kernel_user(user) __unlock_kernel_user(user, _THIS_IP_)
+#define unlock_kernel_user(user) __unlock_kernel_user(user, 0)
 
 /**
  * bkl_release_all() - drop every level of the Big Kernel Lock before a sleep

@@ -43,32 +43,45 @@ DECLARE_EVENT_CLASS(bkl_user_event,
 			      (void *)__entry->ip)
 );
 
-#define DEFINE_BKL_USER_EVENT(event)					\
-	DEFINE_EVENT(bkl_user_event, event,				\
-		     TP_PROTO(const struct bkl_user *user, unsigned int depth, \
-			      u64 held_ns, unsigned long ip),		\
-		     TP_ARGS(user, depth, held_ns, ip))
+/*
+ * Each event turns on, while it is on, the static key its inline callers
+ * test: &bkl_traced for the BKL's, &locked_ioctl_traced for the wrappers'
+ * (see <linux/smp_lock.h> and <linux/bkl_user.h>).
+ */
+int bkl_trace_reg(void);
+void bkl_trace_unreg(void);
+int locked_ioctl_trace_reg(void);
+void locked_ioctl_trace_unreg(void);
+
+#define DEFINE_BKL_USER_EVENT(event, reg, unreg)			\
+	DEFINE_EVENT_FN(bkl_user_event, event,				\
+			TP_PROTO(const struct bkl_user *user, unsigned int depth, \
+				 u64 held_ns, unsigned long ip),	\
+			TP_ARGS(user, depth, held_ns, ip), reg, unreg)
 
 /* The BKL was taken, at @depth; @user is NULL for an unannotated user. */
-DEFINE_BKL_USER_EVENT(lock_kernel);
+DEFINE_BKL_USER_EVENT(lock_kernel, bkl_trace_reg, bkl_trace_unreg);
 
 /* The BKL is held by another task: @user is about to wait for it. */
-DEFINE_BKL_USER_EVENT(lock_kernel_contended);
+DEFINE_BKL_USER_EVENT(lock_kernel_contended, bkl_trace_reg, bkl_trace_unreg);
 
 /*
  * One level of the BKL is about to be dropped; @held_ns is the length of
  * @user's section when this ends it, 0 otherwise.
  */
-DEFINE_BKL_USER_EVENT(unlock_kernel);
+DEFINE_BKL_USER_EVENT(unlock_kernel, bkl_trace_reg, bkl_trace_unreg);
 
 /* A locked ioctl wrapper took the driver's lock for @user. */
-DEFINE_BKL_USER_EVENT(driver_lock);
+DEFINE_BKL_USER_EVENT(driver_lock, locked_ioctl_trace_reg,
+		      locked_ioctl_trace_unreg);
 
 /* A locked ioctl wrapper found the driver's lock taken and waits for it. */
-DEFINE_BKL_USER_EVENT(driver_lock_contended);
+DEFINE_BKL_USER_EVENT(driver_lock_contended, locked_ioctl_trace_reg,
+		      locked_ioctl_trace_unreg);
 
 /* A locked ioctl wrapper drops the driver's lock after @held_ns. */
-DEFINE_BKL_USER_EVENT(driver_unlock);
+DEFINE_BKL_USER_EVENT(driver_unlock, locked_ioctl_trace_reg,
+		      locked_ioctl_trace_unreg);
 
 #endif /* _TRACE_BKL_H */
 
