@@ -4,7 +4,9 @@
 # Check the results directory of scripts/locked-ioctl/bench --smoke: the
 # JSON has, for every variant, in-kernel and userspace figures for each
 # thread count and device mode that were asked for, all positive, and ratios
-# that agree with them; the SVG is well-formed and plots every variant.
+# that agree with them; the SVG is well-formed and plots every variant.  With
+# a UML kernel in the run (bench --uml-kernel), it has the in-kernel figures
+# of every variant too, and under TCG the summary's ratios are its own.
 
 """Usage: bench_results.py RESULTS_DIR
 
@@ -43,11 +45,20 @@ def check(out):
                 u = k["user_ns"].get(v, {}).get(mode, {}).get(t)
                 if not u or len(u["values"]) != reps or not all(x > 0 for x in u["values"]):
                     errors.append("userspace figures of %s %s %s threads: %s" % (v, mode, t, u))
+    uml = res["kernels"].get("uml")
+    for v in VARIANTS if uml else ():
+        kn = uml["kernel_ns"].get(v)
+        if not kn or len(kn["values"]) != reps or not all(x > 0 for x in kn["values"]):
+            errors.append("UML in-kernel figures of %s: %s" % (v, kn))
     r = res["ratios"]
     if not errors:
-        want = k["kernel_ns"]["generic"]["median"] / k["kernel_ns"]["hand"]["median"]
-        if abs(r["generic/hand"] - want) > 1e-3:
-            errors.append("generic/hand %s is not %s" % (r["generic/hand"], want))
+        cpu = uml if uml and res["accel"] != "kvm" else k
+        for name, src, num in (("generic/hand", cpu, "generic"), ("bkl/mutex", cpu, "bkl"),
+                               ("guest generic/hand", k, "generic"),
+                               ("guest bkl/mutex", k, "bkl")):
+            want = src["kernel_ns"][num]["median"] / src["kernel_ns"]["hand"]["median"]
+            if abs(r[name] - want) > 1e-3:
+                errors.append("%s %s is not %s" % (name, r[name], want))
     if r.get("bkl_off/none") is not None:
         errors.append("a smoke run has no second kernel, yet bkl_off/none = %s" % r["bkl_off/none"])
     for name in ("users/grep", "migrate/spatch"):
