@@ -39,13 +39,15 @@ struct bkl_user {
  * lock_kernel_user - lock_kernel(), in a section DEFINE_BKL_USER() named
  * @user: the user
  */
-#define lock_kernel_user(user)	do { (void)(user); lock_kernel(); } while (0)
+#define lock_kernel_user(user)						\
+	do { (void)(user); lock_kernel(); } while (0)
 
 /**
  * unlock_kernel_user - unlock_kernel(), leaving a section of @user
  * @user: the user given to lock_kernel_user()
  */
-#define unlock_kernel_user(user) do { (void)(user); unlock_kernel(); } while (0)
+#define unlock_kernel_user(user)					\
+	do { (void)(user); unlock_kernel(); } while (0)
 
 /*
  * The workers define the function as prefix##name with an empty prefix: the
@@ -54,7 +56,8 @@ struct bkl_user {
 
 /* Worker: an unlocked_ioctl that runs @call (of file/cmd/arg) under the BKL. */
 #define __DEFINE_BKL_IOCTL(prefix, name, call)				\
-static long prefix##name(struct file *file, unsigned int cmd, unsigned long arg) \
+static long prefix##name(struct file *file, unsigned int cmd,		\
+			 unsigned long arg)				\
 {									\
 	long ret;							\
 									\
@@ -71,7 +74,8 @@ static long prefix##name(struct file *file, unsigned int cmd, unsigned long arg)
  */
 #define __DEFINE_BKL_IOCTL_EXPORT(prefix, name, call, export)		\
 __DEFINE_BKL_IOCTL(__bkl_static_, name, call)				\
-long prefix##name(struct file *file, unsigned int cmd, unsigned long arg) \
+long prefix##name(struct file *file, unsigned int cmd,			\
+		  unsigned long arg)					\
 {									\
 	return __bkl_static_##name(file, cmd, arg);			\
 }									\
@@ -107,7 +111,7 @@ export(prefix##name)
 
 /**
  * DEFINE_BKL_UNLOCKED_IOCTL - define an unlocked_ioctl that calls a
- *			       handler of the unlocked_ioctl type under the BKL
+ *			       handler of that type under the BKL
  * @name: the function to define
  * @fn: the handler, long (*)(struct file *, unsigned int, unsigned long)
  */
@@ -121,7 +125,7 @@ export(prefix##name)
  */
 #define DEFINE_BKL_IOCTL_GLOBAL(name, fn)				\
 	__DEFINE_BKL_IOCTL_EXPORT(, name,				\
-				  fn(__BKL_INODE(file), file, cmd, arg),	\
+				  fn(__BKL_INODE(file), file, cmd, arg), \
 				  __BKL_NOT_EXPORTED)
 
 /**
@@ -131,7 +135,7 @@ export(prefix##name)
  */
 #define DEFINE_BKL_IOCTL_EXPORT(name, fn)				\
 	__DEFINE_BKL_IOCTL_EXPORT(, name,				\
-				  fn(__BKL_INODE(file), file, cmd, arg),	\
+				  fn(__BKL_INODE(file), file, cmd, arg), \
 				  EXPORT_SYMBOL)
 
 /**
@@ -141,7 +145,7 @@ export(prefix##name)
  */
 #define DEFINE_BKL_IOCTL_EXPORT_GPL(name, fn)				\
 	__DEFINE_BKL_IOCTL_EXPORT(, name,				\
-				  fn(__BKL_INODE(file), file, cmd, arg),	\
+				  fn(__BKL_INODE(file), file, cmd, arg), \
 				  EXPORT_SYMBOL_GPL)
 
 #endif /* _LINUX_LOCKED_IOCTL_H */
