@@ -7,6 +7,8 @@
 # that agree with them; the SVG is well-formed and plots every variant.  With
 # a UML kernel in the run (bench --uml-kernel), it has the in-kernel figures
 # of every variant too, and under TCG the summary's ratios are its own.
+# The boot under -icount (bench's default) gives the instruction counts of
+# every variant, in-kernel and round trip, and their ratios.
 
 """Usage: bench_results.py RESULTS_DIR
 
@@ -50,7 +52,21 @@ def check(out):
         kn = uml["kernel_ns"].get(v)
         if not kn or len(kn["values"]) != reps or not all(x > 0 for x in kn["values"]):
             errors.append("UML in-kernel figures of %s: %s" % (v, kn))
+    ic = res.get("icount", {}).get("smoke")
+    if not ic:
+        errors.append("no -icount figures of the smoke kernel")
+    for v in VARIANTS if ic else ():
+        kn = ic["kernel_ns"].get(v)
+        u = ic["user_ns"].get(v, {}).get("same", {}).get("1")
+        if not kn or not all(x > 0 for x in kn["values"]) or \
+                not u or not all(x > 0 for x in u["values"]):
+            errors.append("-icount figures of %s: %s, %s" % (v, kn, u))
     r = res["ratios"]
+    if not errors and ic:
+        for name, num in (("icount generic/hand", "generic"), ("icount bkl/mutex", "bkl")):
+            want = ic["kernel_ns"][num]["median"] / ic["kernel_ns"]["hand"]["median"]
+            if abs(r[name] - want) > 1e-3:
+                errors.append("%s %s is not %s" % (name, r[name], want))
     if not errors:
         cpu = uml if uml and res["accel"] != "kvm" else k
         for name, src, num in (("generic/hand", cpu, "generic"), ("bkl/mutex", cpu, "bkl"),
