@@ -37,6 +37,7 @@ struct worker {
 	int fd;
 	unsigned long iters;
 	unsigned long work;
+	unsigned long long t0, t1;	/* its own first and last ioctl */
 	int err;
 };
 
@@ -54,12 +55,14 @@ static void *worker_run(void *arg)
 	unsigned long i;
 
 	pthread_barrier_wait(w->start);
+	w->t0 = now_ns();
 	for (i = 0; i < w->iters; i++) {
 		if (ioctl(w->fd, LITB_WORK, w->work)) {
 			w->err = errno;
 			break;
 		}
 	}
+	w->t1 = now_ns();
 	return NULL;
 }
 
@@ -71,7 +74,12 @@ static int open_dev(const char *variant, unsigned int n)
 	return open(path, O_RDWR);
 }
 
-/* One run: @threads threads, each @iters ioctls; returns ns per ioctl. */
+/*
+ * One run: @threads threads, each @iters ioctls; returns ns per ioctl, from
+ * the first thread's start to the last one's end.  Each thread reads the
+ * clock itself: on one CPU the threads may be done before the main thread
+ * returns from the barrier.
+ */
 static double run(const char *variant, int diff, unsigned int threads,
 		  unsigned long iters, unsigned long work)
 {
@@ -96,11 +104,15 @@ static double run(const char *variant, int diff, unsigned int threads,
 		}
 	}
 	pthread_barrier_wait(&start);
-	t0 = now_ns();
 	for (i = 0; i < threads; i++)
 		pthread_join(w[i].thread, NULL);
-	t1 = now_ns();
+	t0 = w[0].t0;
+	t1 = w[0].t1;
 	for (i = 0; i < threads; i++) {
+		if (w[i].t0 < t0)
+			t0 = w[i].t0;
+		if (w[i].t1 > t1)
+			t1 = w[i].t1;
 		if (w[i].err) {
 			fprintf(stderr, "locked_ioctl_bench: %s: LITB_WORK: %s\n",
 				variant, strerror(w[i].err));
