@@ -362,6 +362,10 @@ static const struct file_operations bkl_test_empty_fops = {
 	.unlocked_ioctl = deprecated_ioctl,
 };
 
+/* No ioctl at all: the VFS fallback must answer -ENOTTY. */
+static const struct file_operations bkl_test_no_ioctl_fops = {
+};
+
 struct bkl_ioctl_case {
 	const char *name;
 	long (*entry)(struct file *file, unsigned int cmd, unsigned long arg);
@@ -375,6 +379,7 @@ struct bkl_ioctl_case {
 #define SHIM	(&bkl_test_shim_fops)
 #define VFS	(&bkl_test_vfs_fops)
 #define EMPTY	(&bkl_test_empty_fops)
+#define NOIOCTL	(&bkl_test_no_ioctl_fops)
 
 static const struct bkl_ioctl_case bkl_ioctl_cases[] = {
 	{ "bkl_ioctl ok", bkl_test_wrapped, EMPTY, BT_OK, 0, 0, true },
@@ -391,16 +396,20 @@ static const struct bkl_ioctl_case bkl_ioctl_cases[] = {
 	{ "shim ok", deprecated_ioctl, SHIM, BT_OK, 0, 0, true },
 	{ "shim efault", deprecated_ioctl, SHIM, BT_EFAULT, 0, -EFAULT, true },
 	{ "shim compat arg", deprecated_compat_ioctl, SHIM, BT_ARG, 99, 99, true },
+	{ "shim unknown", deprecated_ioctl, SHIM, 0x77, 0, -ENOTTY, true },
+	{ "shim compat unknown", deprecated_compat_ioctl, SHIM, 0x77, 0, -ENOTTY, true },
 	{ "shim no handler", deprecated_ioctl, EMPTY, BT_OK, 0, -ENOTTY, false },
 	{ "vfs fallback arg", vfs_ioctl, VFS, BT_ARG, 5, 5, true },
 	{ "vfs fallback efault", vfs_ioctl, VFS, BT_EFAULT, 0, -EFAULT, true },
 	{ "vfs fallback unknown", vfs_ioctl, VFS, 0x77, 0, -ENOTTY, true },
 	{ "vfs shim fops", vfs_ioctl, SHIM, BT_ARG, 3, 3, true },
+	{ "vfs no ioctl", vfs_ioctl, NOIOCTL, BT_OK, 0, -ENOTTY, false },
 };
 
 #undef SHIM
 #undef VFS
 #undef EMPTY
+#undef NOIOCTL
 
 static void bkl_ioctl_case_desc(const struct bkl_ioctl_case *c, char *desc)
 {

@@ -33,7 +33,8 @@ static long __deprecated_ioctl(struct file *file, unsigned int cmd,
 	__lock_kernel_user(user, (unsigned long)fops->locked_ioctl);
 	ret = fops->locked_ioctl(file_inode(file), file, cmd, arg);
 	__unlock_kernel_user(user, (unsigned long)fops->locked_ioctl);
-	return ret;
+	/* as the VFS does, for the fallback that calls this directly */
+	return ret == -ENOIOCTLCMD ? -ENOTTY : ret;
 }
 
 /**
@@ -50,7 +51,8 @@ static long __deprecated_ioctl(struct file *file, unsigned int cmd,
  * for it.
  *
  * Context: Process context; sleeps.
- * Return: what .locked_ioctl returned, or -ENOTTY when there is none.
+ * Return: what .locked_ioctl returned, -ENOTTY for its -ENOIOCTLCMD, or
+ * -ENOTTY when there is none.
  */
 long deprecated_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
@@ -71,7 +73,8 @@ EXPORT_SYMBOL_GPL(deprecated_ioctl);
  * native path does.
  *
  * Context: Process context; sleeps.
- * Return: what .locked_ioctl returned, or -ENOTTY when there is none.
+ * Return: what .locked_ioctl returned, -ENOTTY for its -ENOIOCTLCMD, or
+ * -ENOTTY when there is none.
  */
 long deprecated_compat_ioctl(struct file *file, unsigned int cmd,
 			     unsigned long arg)
