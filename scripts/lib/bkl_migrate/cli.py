@@ -1,0 +1,292 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Move drivers onto the locked-ioctl layer.
+
+Runs the semantic patches of scripts/coccinelle/locked-ioctl/ over each C
+file on its own (in parallel), so that what Coccinelle learns in one file
+never leaks into another, and rewrites the files in place:
+
+  - .ioctl = fn of a struct file_operations: DEFINE_BKL_IOCTL(), or, when
+    fn does not use its inode argument, fn without it (callers too, and its
+    prototypes in the driver's own headers) and DEFINE_BKL_UNLOCKED_IOCTL();
+    with --shim, the deprecated_ioctl shim and DEFINE_BKL_SHIM_USER();
+  - a handler that another file defines (a subsystem's generic ioctl):
+    wrapped once where it is defined, DEFINE_BKL_IOCTL_EXPORT() where it is
+    exported, its wrapper declared beside it in the headers that declare it;
+    that file, those headers and the files of the operations are a group,
+    converted together or not at all;
+  - an ioctl that takes the BKL first and drops it before every return:
+    the body without the lock calls, under DEFINE_BKL_UNLOCKED_IOCTL();
+  - any other function that calls lock_kernel() itself (an ioctl that locks
+    some commands only, an open()): lock_kernel_user() with DEFINE_BKL_USER();
+  - with --annotate-driver-locks, an ioctl that takes a file-scope mutex
+    that no wrapper can take (some commands only, after other work): its
+    calls through DEFINE_DRIVER_LOCK_USER(), the locking as it was;
+  - an ioctl wrapper that holds one driver mutex around one call:
+    DEFINE_LOCKED_IOCTL() or DEFINE_LOCKED_IOCTL_INTERRUPTIBLE(), keeping
+    the driver's lock;
+  - each changed file gets #include <linux/locked_ioctl.h>, and the Kconfig
+    entry of a file that now needs the BKL gets "depends on BKL".
+
+With --format-patch DIR, a --tree that is a git repository (the files to
+convert committed) also gets what changed written as a git format-patch
+series against its HEAD, one patch per driver or per subsystem, with a
+cover letter, as make patches writes its driver patches; no branch moves.
+
+A file is rewritten only when every step for it succeeded (with --build, also
+when it compiles in that configured build directory); a second run changes
+nothing.  The summary lists each file that was converted (how) or
+failed (why), then the totals.
+
+Exit codes: 0 success (also when nothing needed converting); 1 a file could
+not be converted and was left as it was; 2 usage error, a path that holds
+no C source, or a spatch that cannot run the semantic patches (Debian's
+coccinelle needs libpython3-dev for their Python rules).
+"""
+import argparse
+import concurrent.futures
+import os
+import subprocess
+import sys
+import tempfile
+from importlib.machinery import SourceFileLoader
+
+from bkl_users import UsageError as UsersUsageError
+from bkl_users.sources import candidate_files
+
+from . import UsageError, cocci
+from . import files as tree_files
+from .build import build_groups, compile_ok
+from .cocci import check_spatch
+from .convert import convert
+from .files import diff, read, write_tree_file
+from .groups import resolve_dropped, resolve_groups
+from .kconfig import add_depends_on_bkl, find_kconfig, kconfig_symbol, needs_bkl
+
+
+ME = "bkl-migrate"
+# scripts/, where scripts/locked-ioctl/format-series is
+SCRIPTS = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def c_files(paths):
+    """The C files under paths that may need converting: every one given by
+    name, and those of the directories that set an ioctl method (grep is
+    much faster than Python at ruling the others out)."""
+    files, dirs = [], []
+    for p in paths:
+        if not os.path.exists(p):
+            raise UsageError("%s: no such file or directory" % p)
+        if os.path.isfile(p):
+            # a driver's headers hold the prototypes of its handlers
+            if not p.endswith((".c", ".h")):
+                raise UsageError("%s: not a C source file or header" % p)
+            files.append(p)
+            continue
+        has_c = subprocess.run(["find", p, "-name", "*.c", "-print", "-quit"],
+                               stdout=subprocess.PIPE, text=True, check=False).stdout
+        if not has_c:
+            raise UsageError("%s: holds no C source (is it a kernel or driver tree?)" % p)
+        dirs.append(p)
+    if dirs:
+        try:
+            files += candidate_files(
+                dirs, r"_?ioctl[[:space:]]*[=:]|lock_kernel[[:space:]]*\(", ("*.c",))
+        except UsersUsageError as e:
+            raise UsageError(str(e))
+    return sorted(set(os.path.normpath(f) for f in files))
+
+
+def format_patch_check(tree, files, dry_run):
+    """--format-patch: TREE is the top of a git work tree whose FILES have
+    no uncommitted change, and git has an identity to sign with.  Returns
+    scripts/locked-ioctl/format-series, which writes the series."""
+    if dry_run:
+        raise UsageError("--format-patch writes the files it converts: not with --dry-run")
+    top = subprocess.run(["git", "-C", tree, "rev-parse", "--show-toplevel"],
+                         capture_output=True, text=True)
+    if top.returncode != 0 or os.path.realpath(top.stdout.strip()) != os.path.realpath(tree):
+        raise UsageError("--format-patch: %s is not the top of a git repository; nothing changed"
+                         % tree)
+    dirty = subprocess.run(["git", "-C", tree, "status", "--porcelain", "--untracked-files=no",
+                            "--"] + [os.path.relpath(f, tree) for f in files],
+                           capture_output=True, text=True).stdout.split("\n")
+    dirty = [l[3:] for l in dirty if l.strip()]
+    if dirty:
+        raise UsageError("--format-patch: uncommitted changes in %s: commit or stash them "
+                         "first; nothing changed" % ", ".join(dirty[:5]))
+    series = SourceFileLoader("format_series", os.path.join(
+        SCRIPTS, "locked-ioctl", "format-series")).load_module()
+    try:
+        series.identity(tree)
+    except series.Refusal as e:
+        raise UsageError("--format-patch: %s; nothing changed" % e)
+    return series
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(prog=ME, description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("paths", nargs="*", metavar="PATH",
+                    help="files or directories to migrate (default: the whole --tree)")
+    ap.add_argument("--tree", metavar="DIR",
+                    help="the kernel tree or driver directory (default: the current directory)")
+    ap.add_argument("--dry-run", action="store_true",
+                    help="print the unified diff, change nothing")
+    ap.add_argument("--shim", action="store_true",
+                    help="put .ioctl users on the deprecated_ioctl shim, not DEFINE_BKL_IOCTL()")
+    ap.add_argument("--build", metavar="DIR",
+                    help="a configured kernel build directory (O=): compile each converted "
+                    "file there and keep it only if it compiles (ARCH from the environment, "
+                    "or um for a UML build)")
+    ap.add_argument("--annotate-driver-locks", action="store_true",
+                    help="declare the file-scope mutexes that ioctls take but no wrapper can "
+                    "(some commands only, after other work) with DEFINE_DRIVER_LOCK_USER(): "
+                    "for drivers whose mutex replaced the BKL (make migrate's targets)")
+    ap.add_argument("--backup", metavar="DIR",
+                    help="before a file of the tree is first written, keep its original in "
+                    "DIR, at its path relative to --tree (an original already there is kept)")
+    ap.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1, metavar="N",
+                    help="files converted in parallel (default: the number of CPUs)")
+    ap.add_argument("--timeout", type=float, default=cocci.TIMEOUT, metavar="SECS",
+                    help="seconds one spatch run may take; a file that runs past it is "
+                    "reported and left as it was (default: %(default)s)")
+    ap.add_argument("--progress", action="store_true",
+                    help="say on stderr how many files are done, as each one is "
+                    "(the default when stderr is a terminal)")
+    ap.add_argument("--format-patch", metavar="DIR",
+                    help="--tree is a git repository: after writing the files, also write "
+                    "what changed as a git format-patch series against its HEAD into DIR, "
+                    "one patch per driver or subsystem, with a cover letter, as make "
+                    "patches writes its driver patches (no branch or HEAD changes)")
+    ap.add_argument("--check-spatch", action="store_true",
+                    help="only check that spatch runs the semantic patches' Python rules: "
+                    "exit 0 if it does, 2 with what to install if not")
+    args = ap.parse_args(argv)
+
+    if args.check_spatch:
+        try:
+            check_spatch()
+        except UsageError as e:
+            print("%s: %s" % (ME, e), file=sys.stderr)
+            return 2
+        return 0
+
+    tree = args.tree or "."
+    try:
+        if not os.path.isdir(tree):
+            raise UsageError("%s: not a directory" % tree)
+        paths = [p if os.path.isabs(p) or os.path.exists(p) else os.path.join(tree, p)
+                 for p in args.paths] or [tree]
+        files = c_files(paths)
+        check_spatch()
+        if args.build and not os.path.isfile(os.path.join(args.build, ".config")):
+            raise UsageError("%s: not a configured kernel build directory (no .config)"
+                             % args.build)
+        if args.format_patch:
+            series = format_patch_check(tree, files, args.dry_run)
+    except UsageError as e:
+        print("%s: %s" % (ME, e), file=sys.stderr)
+        return 2
+
+    cocci.TIMEOUT = args.timeout
+    if args.backup and not args.dry_run:
+        tree_files.BACKUP = (os.path.abspath(args.backup), os.path.abspath(tree))
+    progress = args.progress or sys.stderr.isatty()
+    results = {}
+    with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
+        futures = {pool.submit(convert, f, args.shim, args.annotate_driver_locks): f
+                   for f in files}
+        for done, fut in enumerate(concurrent.futures.as_completed(futures), 1):
+            f = futures[fut]
+            if progress:
+                print("%s: [%d/%d] %s" % (ME, done, len(files), os.path.relpath(f, tree)),
+                      file=sys.stderr, flush=True)
+            try:
+                results[f] = fut.result()
+            except (RuntimeError, OSError, ValueError) as e:
+                results[f] = e
+
+    groups = resolve_groups(results, tree, paths, args.shim)
+    groups.update(resolve_dropped(results, files))
+    files = sorted(results)
+    if args.build and not args.dry_run:
+        build_groups(args.build, results, groups, tree)
+
+    converted = failed = skipped = 0
+    kconfigs = {}
+    written = []
+    for f in files:
+        r = results[f]
+        rel = os.path.relpath(f, tree)
+        if isinstance(r, Exception):
+            failed += 1
+            print("%s: failed, left as it was: %s" % (rel, r))
+            continue
+        text, how, notes = r.text, r.how, r.notes
+        if not how:
+            for n in notes:
+                print("%s: %s" % (rel, n))
+            skipped += bool(notes)
+            continue
+        orig = read(f)
+        if args.build and not args.dry_run and f.endswith(".c") and \
+                not any(f in g for g in groups.values()):
+            # Compile the converted file where it is; put it back if it fails.
+            write_tree_file(f, text)
+            ok, why = compile_ok(args.build, f)
+            if not ok:
+                write_tree_file(f, orig)
+                failed += 1
+                print("%s: failed, left as it was: does not compile: %s" % (rel, why))
+                continue
+        converted += 1
+        note = ""
+        if needs_bkl(how):
+            sym = kconfig_symbol(f)
+            kc = find_kconfig(os.path.dirname(f), sym, tree) if sym else None
+            if sym and not kc:
+                note = "; no Kconfig entry for %s, add \"depends on BKL\" by hand" % sym
+            elif kc:
+                if kc not in kconfigs:
+                    kconfigs[kc] = [read(kc)]
+                new = add_depends_on_bkl(kconfigs[kc][-1], sym)
+                if new is None:
+                    note = "; no Kconfig entry for %s, add \"depends on BKL\" by hand" % sym
+                else:
+                    kconfigs[kc].append(new)
+                    note = "; %s depends on BKL" % sym
+            else:
+                note = "; no Kconfig symbol found, add \"depends on BKL\" by hand"
+        print("%s: converted: %s%s" % (rel, ", ".join(how), note))
+        for n in notes:
+            print("%s: %s" % (rel, n))
+        if args.dry_run:
+            sys.stdout.buffer.write(diff(rel, orig, text).encode(errors="surrogateescape"))
+            sys.stdout.flush()
+        else:
+            write_tree_file(f, text)
+            written.append(rel)
+    for kc, versions in kconfigs.items():
+        if versions[-1] == versions[0]:
+            continue
+        if args.dry_run:
+            sys.stdout.write(diff(os.path.relpath(kc, tree), versions[0], versions[-1]))
+        else:
+            write_tree_file(kc, versions[-1])
+            written.append(os.path.relpath(kc, tree))
+    if args.format_patch and written:
+        with tempfile.TemporaryDirectory(prefix="bkl-migrate-series.") as scratch:
+            try:
+                n = series.driver_series(os.path.abspath(tree), sorted(written),
+                                         args.format_patch, scratch)
+            except (series.Failure, series.Refusal) as e:
+                print("%s: --format-patch: %s" % (ME, e), file=sys.stderr)
+                return 2
+        print("%s: %d patch(es) and a cover letter in %s, against HEAD of %s"
+              % (ME, n, args.format_patch, tree))
+    elif args.format_patch:
+        print("%s: nothing converted, no patch written" % ME)
+    print("%s: %d file(s) scanned, %d converted, %d failed, %d with something skipped or left%s" %
+          (ME, len(files), converted, failed, skipped,
+           " (dry run: nothing written)" if args.dry_run else ""))
+    return 1 if failed else 0

@@ -1,0 +1,260 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The conversion of one file: each semantic patch where its pattern can be,
+then the generators, the include and the notes on what was left."""
+import os
+import re
+import shutil
+import tempfile
+
+from bkl_users.candidates import candidates
+from bkl_users.csource import blank
+
+from .cocci import ANNOTATE, DRIVER_INLINE, INLINE, PUSHDOWN, WRAPPER, spatch
+from .csource import (
+    HAS_IOCTL, HAS_LOCK_KERNEL, HAS_WRAPPER, add_include, c99_designators, closing_brace,
+    declare_before_use, defined_in, definition_re, has_unlocked_signature,
+    insert_after_definition, insert_after_prototype, ioctls_left)
+from .driver_locks import (
+    annotate_driver_locks, declare_users, file_scope_locks, ioctl_locks,
+    keep_wrapper_prototypes, may_wrap, pushdown_mutexes, restore_prototypes)
+from .files import read, write_file
+from .style import (
+    align_designators, drop_lone_braces, realign_parameters, reflow_parameters,
+    tabify_new_lines, tidy_new_lines, wrap_long_heads)
+
+
+class Converted:
+    """What convert() made of one file: its new text, what was done (the
+    generators added), what to look at, the (handler, wrapper) pairs whose
+    handler another file defines (see Groups) and the handlers that lost
+    their inode argument (their prototypes in headers change too)."""
+
+    def __init__(self, text, how, notes, external=(), dropped=()):
+        self.text, self.how, self.notes = text, list(how), list(notes)
+        self.external, self.dropped = list(external), list(dropped)
+
+
+def drop_shells(locked, text):
+    """Where the inline pass left fn_locked a shell that only calls another
+    function with its own arguments ("ret = callee(file, cmd, arg); return
+    ret;": ppdev's pp_ioctl), wrap the callee directly: the generator names
+    it and fn_locked goes.  Only functions the pass made (absent from
+    locked)."""
+    for m in re.finditer(r"^DEFINE_BKL_UNLOCKED_IOCTL\((\w+), (\w+_locked)\);\n", text, re.M):
+        inner = m.group(2)
+        if re.search(r"\b%s\b" % inner, locked):
+            continue
+        code = blank(text)
+        d = definition_re(inner).search(code)
+        if not d or code.count(inner) != 2:
+            continue
+        end = closing_brace(code, d.end() - 1)
+        params = [p.split()[-1].lstrip("*") for p in
+                  re.search(r"\(([^)]*)\)\s*\{$", d.group(0)).group(1).split(",")]
+        body = " ".join(code[d.end():end].split())
+        call = (r"(?:[\w\s*]+\s(\w+)\s*;\s*\1\s*=|[\w\s*]+\s(\w+)\s*=)\s*(\w+)\s*\(([^;()]*)\)\s*;"
+                r"\s*return\s+(?:\1|\2)\s*;|return\s+(\w+)\s*\(([^;()]*)\)\s*;")
+        b = re.fullmatch(call, body)
+        if not b:
+            continue
+        callee = b.group(3) or b.group(6)
+        args = [a.strip() for a in (b.group(4) if b.group(3) else b.group(7)).split(",")]
+        if args != params:
+            continue
+        start = text.rfind("\n", 0, d.start()) + 1
+        gen = text.index(m.group(0), end)
+        return drop_shells(locked, text[:start] + "DEFINE_BKL_UNLOCKED_IOCTL(%s, %s);\n"
+                           % (m.group(1), callee) + text[gen + len(m.group(0)):])
+    return text
+
+
+def convert(path, shim, driver_locks=False):
+    """The converted text of one file, what was done and what to look at, or
+    raise."""
+    orig = read(path)
+    how, notes, compat = [], [], []
+    # (handler, wrapper) of operations whose handler another file defines,
+    # and the handlers that lost their inode argument here
+    external, dropped = [], []
+    # Each semantic patch runs only where its pattern can be: most of a
+    # whole tree's candidates have an .ioctl of another structure only (tty,
+    # block), an ioctl mutex that is not held around one call, or a
+    # lock_kernel() outside any ioctl.
+    pushdown = HAS_IOCTL.search(orig) and "file_operations" in orig
+    wrapper = HAS_WRAPPER.search(orig) and may_wrap(orig)
+    annotate = HAS_LOCK_KERNEL.search(orig)
+    if not pushdown and not wrapper and not annotate and not pushdown_mutexes(orig):
+        return Converted(orig, how, notes)
+    with tempfile.TemporaryDirectory(prefix="bkl-migrate.") as tmp:
+        work = os.path.join(tmp, os.path.basename(path))
+        log = os.path.join(tmp, "log")
+        shutil.copyfile(path, work)
+        open(log, "w").close()
+        if pushdown:
+            write_file(work, c99_designators(orig))
+            spatch(PUSHDOWN, work, ["patch"] + (["shim"] if shim else []), log)
+        text = read(work)
+        with open(log) as f:
+            for entry in f.read().splitlines():
+                what, a, b = entry.split()
+                if what == "BKL_MIGRATE_COMPAT":
+                    # judged on the final text: the inline pass may wrap it
+                    compat.append((a, b))
+                    continue
+                # a handler that already has the unlocked_ioctl signature,
+                # wired to .ioctl by mistake (2.6.34's macintosh/nvram.c)
+                unlocked = has_unlocked_signature(text, a)
+                if shim and unlocked:
+                    # the shim's .locked_ioctl takes the old signature: this
+                    # one gets the wrapper instead
+                    b = re.sub(r"(?:_ioctl)?$", "", a, count=1) + "_unlocked_ioctl"
+                    text = re.sub(r"(\.unlocked_ioctl\s*=\s*)deprecated_ioctl(\s*,[ \t]*\n)"
+                                  r"[ \t]*\.locked_ioctl\s*=\s*%s\s*,[ \t]*\n" % re.escape(a),
+                                  r"\g<1>%s\2" % b, text)
+                    notes.append("note: %s has the unlocked_ioctl signature, which the shim's "
+                                 ".locked_ioctl does not take: DEFINE_BKL_UNLOCKED_IOCTL() "
+                                 "instead" % a)
+                if shim and not unlocked:
+                    gen = "DEFINE_BKL_SHIM_USER(%s);" % a
+                elif what.endswith("_UNLOCKED") or unlocked:
+                    gen = "DEFINE_BKL_UNLOCKED_IOCTL(%s, %s);" % (b, a)
+                else:
+                    gen = "DEFINE_BKL_IOCTL(%s, %s);" % (b, a)
+                if what.endswith("_UNLOCKED"):
+                    dropped.append(a)
+                if gen in text:
+                    continue
+                if what.startswith("BKL_MIGRATE_AFTER_DEFINITION"):
+                    if not defined_in(text, a):
+                        # one handler serving the operations of several
+                        # files: converted with the file that defines it
+                        external.append((a, b))
+                        continue
+                    text = insert_after_definition(text, a, gen)
+                    if not shim:
+                        text = declare_before_use(text, b)
+                else:
+                    text = insert_after_prototype(text, a, gen)
+        # Every handler the operations now name must be defined here.
+        for field, gen in (("unlocked_ioctl", r"DEFINE_BKL_(?:UNLOCKED_)?IOCTL\(%s,"),
+                           ("locked_ioctl", r"DEFINE_BKL_SHIM_USER\(%s\);")):
+            names = r"\.%s\s*=\s*(\w+)" % field
+            for name in set(re.findall(names, text)) - set(re.findall(names, orig)):
+                if name in {w for h, w in external} | {h for h, w in external}:
+                    continue
+                if name != "deprecated_ioctl" and \
+                   not re.search("^" + gen % re.escape(name), text, re.M):
+                    raise RuntimeError("the handler behind %s is neither defined nor "
+                                       "declared in this file: convert it by hand" % name)
+        write_file(work, text)
+        if wrapper:
+            spatch(WRAPPER, work, ["patch"], log)
+            write_file(work, restore_prototypes(text, read(work)))
+            if may_wrap(read(work)):
+                before = read(work)
+                try:
+                    spatch(DRIVER_INLINE, work, ["patch"], log)
+                    write_file(work, drop_lone_braces(before, keep_wrapper_prototypes(
+                        before, read(work)), r"mutex_unlock\(&\w+\);"))
+                except RuntimeError as e:
+                    # the body's control flow defeated it: left as it was,
+                    # and reported below as a candidate not taken
+                    write_file(work, before)
+                    notes.append("note: the driver mutex held across an ioctl's body could "
+                                 "not be followed (%s)" % str(e)[:160])
+        if annotate:
+            before = read(work)
+            if ioctl_locks(before):
+                locked = before
+                try:
+                    spatch(INLINE, work, ["patch"], log)
+                    before = drop_lone_braces(locked, drop_shells(locked, read(work)))
+                except RuntimeError as e:
+                    # not the wrapper form then: the annotation below
+                    # declares the ioctl as a BKL user, its locking as it was
+                    notes.append("note: the inline pushdown could not be undone (%s): its "
+                                 "BKL calls are annotated instead" % str(e)[:160])
+                write_file(work, before)
+            users = os.path.join(tmp, "users")
+            open(users, "w").close()
+            spatch(ANNOTATE, work, ["patch"], users)
+            with open(users) as f:
+                entries = [e.split() for e in f.read().splitlines()]
+            write_file(work, declare_users(read(work), before.split("\n"), entries))
+        text = read(work)
+    # A compat entry point beside a native one that now takes the BKL.
+    for a, b in compat:
+        if b != "deprecated_compat_ioctl" and not re.search(
+                r"^DEFINE_BKL_\w*IOCTL\(\s*%s\s*," % re.escape(b), text, re.M):
+            notes.append("note: %s.compat_ioctl = %s does not take the BKL that "
+                         ".unlocked_ioctl now takes: wrap it with "
+                         "DEFINE_BKL_UNLOCKED_IOCTL() or give both one lock" % (a, b))
+    # Whatever the reason, an old .ioctl that is left is said.
+    for fn in ioctls_left(text):
+        notes.append("left: an old .ioctl = %s is not converted: convert it by hand" % fn)
+    # With --annotate-driver-locks, the file-scope mutexes that no wrapper
+    # took are declared where they are taken.
+    # (the annotation leaves these candidates of scripts/bkl-users alone)
+    whole_locks = candidates(blank(text))
+    whole = {name for name, _, _ in whole_locks}
+    if driver_locks:
+        pairs = [(fn, lk[1:]) for fn, lk in file_scope_locks(text) + pushdown_mutexes(text)
+                 if fn not in whole]
+        if pairs:
+            text = annotate_driver_locks(path, text, sorted(set(pairs)), notes)
+    # Candidates of scripts/bkl-users that the wrapper rule did not take.
+    for name, _, lock in whole_locks:
+        notes.append("skipped: %s holds %s around its whole body, but not as one call "
+                     "with the ioctl's own arguments: convert it by hand" % (name, lock))
+    # An ioctl that takes a file-scope mutex the rules did not take.
+    held = file_scope_locks(text)
+    for name, lock in held:
+        if name not in whole:
+            notes.append("skipped: %s takes the file-scope mutex %s, but not from its start "
+                         "to every return with only declarations or a debug print before: "
+                         "what it does first would move under the lock; left as it is"
+                         % (name, lock))
+    # open(), release() or an ioctl's helper that takes a mutex the pushdown
+    # left there (the ioctls themselves are said above).
+    ioctls = {name for name, _ in held}
+    for name, lock in pushdown_mutexes(text):
+        if name not in whole and name not in ioctls:
+            notes.append("skipped: %s takes %s, a file-scope mutex that only the file's "
+                         "operations take, as the BKL pushdown left it: "
+                         "--annotate-driver-locks declares it" % (name, lock))
+    if text == orig:
+        return Converted(orig, how, notes)
+    for gen in ("DEFINE_BKL_IOCTL", "DEFINE_BKL_UNLOCKED_IOCTL", "DEFINE_BKL_SHIM_USER",
+                "DEFINE_BKL_USER", "DEFINE_LOCKED_IOCTL", "DEFINE_LOCKED_IOCTL_INTERRUPTIBLE",
+                "DEFINE_DRIVER_LOCK_USER"):
+        names = re.findall(r"^%s\((\w+)" % gen, text, re.M)
+        old = re.findall(r"^%s\((\w+)" % gen, orig, re.M)
+        new = [n for n in names if n not in old]
+        if new:
+            how.append("%s(%s)" % (gen, ", ".join(new)))
+    # Coccinelle leaves the blank lines around a function it replaced.
+    text = re.sub(r"^((?:DEFINE_LOCKED_IOCTL_INTERRUPTIBLE|DEFINE_LOCKED_IOCTL)\([^;]*\);\n)\n\n+",
+                  r"\1\n", text, flags=re.M)
+    # And a generator right after a function gets the blank line kernel style
+    # wants there.
+    text = re.sub(r"^}\n(DEFINE_BKL_(?:IOCTL|UNLOCKED_IOCTL|SHIM_USER)\()", r"}\n\n\1", text,
+                  flags=re.M)
+    text = re.sub(r"^(}[^\n]*)\n(DEFINE_LOCKED_IOCTL(?:_INTERRUPTIBLE)?\((\w+),\s*\3_locked,)",
+                  r"\1\n\n\2", text, flags=re.M)
+    text = reflow_parameters(text, dropped, aligned_only=False)
+    text = tabify_new_lines(orig, text)
+    text = tidy_new_lines(orig, text)
+    renamed = [f for f in re.findall(r"^DEFINE_(?:BKL_UNLOCKED|LOCKED)_IOCTL\w*\(\w+,\s*(\w+_locked)[,)]",
+                                     text, re.M)
+               if not re.search(r"^DEFINE_(?:BKL_UNLOCKED|LOCKED)_IOCTL\w*\(\w+,\s*%s[,)]" % f, orig,
+                                re.M)]
+    text = wrap_long_heads(realign_parameters(text, renamed), renamed)
+    text = align_designators(orig, text)
+    # a file whose operations only name another file's wrapper needs no
+    # header of ours; with the shim it names deprecated_ioctl
+    if how or not external or shim:
+        text = add_include(text)
+    # nor blank lines at the end of the file, where the function was last
+    if orig.endswith("\n") and not orig.endswith("\n\n"):
+        text = text.rstrip("\n") + "\n"
+    return Converted(text, how, sorted(set(notes)), external, dropped)

@@ -1,0 +1,210 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Finding and placing things in C source: definitions, prototypes, the
+initialisers of struct file_operations, the include of the layer."""
+import re
+
+from bkl_users.csource import blank
+
+
+
+INCLUDE = "#include <linux/locked_ioctl.h>"
+
+
+# Files worth running each patch on.
+HAS_IOCTL = re.compile(r"\.\s*ioctl\s*=|^\s*ioctl\s*:", re.M)
+
+
+# A struct file_operations initialiser, up to its opening brace.
+FOPS_INIT = re.compile(r"\bstruct\s+file_operations\s+\w+(?:\s*\[[^]]*\])?\s*=\s*\{")
+
+
+HAS_LOCK_KERNEL = re.compile(r"\block_kernel\s*\(\s*\)")
+
+
+HAS_WRAPPER = re.compile(r"_ioctl\s*=[\s\S]*mutex_lock|mutex_lock[\s\S]*_ioctl\s*=")
+
+
+def prototype_re(names):
+    """A prototype (a declaration, not a definition) of one of names, which
+    may span lines, up to its semicolon."""
+    return re.compile(r"^[^\n;{}#]*\b(?:%s)\s*\([^;{}]*\)\s*;[ \t]*$" %
+                      "|".join(map(re.escape, names)), re.M)
+
+
+def definition_re(fn):
+    """A definition of fn at the start of a line, up to its opening brace
+    (in text with comments and strings blanked)."""
+    return re.compile(r"^([\w \t*]*)\b%s\s*\([^;{}]*\)\s*\{" % re.escape(fn), re.M)
+
+
+def closing_brace(code, start):
+    """Offset of the "}" that closes the "{" at start in code (comments and
+    strings blanked), or None."""
+    depth = 0
+    for i in range(start, len(code)):
+        depth += {"{": 1, "}": -1}.get(code[i], 0)
+        if depth == 0:
+            return i
+    return None
+
+
+def insert_after_prototype(text, fn, line):
+    """Put line after fn's prototype, where Coccinelle cannot add it."""
+    m = prototype_re([fn]).search(text)
+    if not m:
+        raise RuntimeError("no prototype of %s found for %s" % (fn, line))
+    end = m.end() + 1 if text[m.end():m.end() + 1] == "\n" else m.end()
+    return text[:end] + line + "\n" + text[end:]
+
+
+def insert_after_definition(text, fn, line):
+    """Put line after the closing brace of fn's definition (at file scope,
+    comments and strings blanked out to find it); text as it was if fn is
+    not defined here (the caller reports a handler defined elsewhere)."""
+    code = blank(text)
+    # Only a definition has a type, the name, its parameters and a brace at
+    # the start of a line (a call has "(", "=" or ";" around it).  Counting
+    # braces to check the depth would be wrong: #if branches each open one.
+    for m in re.finditer(r"^[\w \t*]*\b%s\s*\([^;{}]*\)\s*\{" % re.escape(fn), code, re.M):
+        end = closing_brace(code, m.end() - 1)
+        if end is not None:
+            return text[:end + 1] + "\n" + line + text[end + 1:]
+    return text
+
+
+def insert_after_export(text, fn, lines):
+    """Put lines after fn's definition, and after the EXPORT_SYMBOL*(fn)
+    that follows it, with a blank line before them."""
+    code = blank(text)
+    for m in definition_re(fn).finditer(code):
+        end = closing_brace(code, m.end() - 1)
+        if end is None:
+            continue
+        end += 1
+        exp = re.compile(r"\n[ \t]*EXPORT_SYMBOL(?:_GPL)?\(\s*%s\s*\);" % re.escape(fn))
+        e = exp.match(text, end)
+        if e:
+            end = e.end()
+        return text[:end] + "\n\n" + lines + text[end:]
+    raise RuntimeError("no definition of %s found" % fn)
+
+
+def wrapper_prototype(name, storage="static "):
+    """The prototype of the unlocked_ioctl wrapper name, wrapped at 80
+    columns with its continuation aligned to the parenthesis."""
+    head = "%slong %s(" % (storage, name)
+    params = ["struct file *file", "unsigned int cmd", "unsigned long arg"]
+    lines, cur = [], head + params[0]
+    for p in params[1:]:
+        if len(cur) + len(", " + p + ");") > 80:
+            lines.append(cur + ",")
+            col = len(head)
+            cur = "\t" * (col // 8) + " " * (col % 8) + p
+        else:
+            cur += ", " + p
+    return "\n".join(lines + [cur + ");"])
+
+
+def comment_start(text, line):
+    """Offset of the comment block that ends right before offset line (the
+    start of a line), or line itself: a declaration goes above the comment
+    that describes what follows it."""
+    m = re.search(r"(?:^[ \t]*/\*(?:(?!\*/)[\s\S])*\*/[ \t]*\n|^[ \t]*//[^\n]*\n)+\Z",
+                  text[:line], re.M)
+    return m.start() if m else line
+
+
+def declare_before_use(text, name):
+    """When a struct file_operations that names the wrapper name comes
+    before the wrapper's definition (its handler is declared in a header and
+    defined late), declare the wrapper before those operations."""
+    code = blank(text)
+    gen = re.search(r"^DEFINE_BKL_\w*\(%s," % re.escape(name), code, re.M)
+    decl = wrapper_prototype(name)
+    if not gen or decl in text:
+        return text
+    for m in FOPS_INIT.finditer(code):
+        if m.start() > gen.start():
+            break
+        end = closing_brace(code, m.end() - 1)
+        if end is not None and re.search(r"=\s*%s\b" % re.escape(name), code[m.end():end]):
+            line = comment_start(text, code.rfind("\n", 0, m.start()) + 1)
+            return text[:line] + decl + "\n\n" + text[line:]
+    return text
+
+
+def fops_bodies(text):
+    """(start, end) of the body of each struct file_operations initialiser
+    in text, comments and strings blanked out first."""
+    code = blank(text)
+    for m in FOPS_INIT.finditer(code):
+        end = closing_brace(code, m.end() - 1)
+        if end is not None:
+            yield m.end(), end
+
+
+def c99_designators(text):
+    """text with the gcc-style designators ("ioctl: fn", 2.6.3x still had
+    some) of each struct file_operations that has an old .ioctl written in
+    C99 form (".ioctl = fn"), which the semantic patch matches and sparse
+    does not call obsolete."""
+    for start, end in reversed(list(fops_bodies(text))):
+        body = text[start:end]
+        if re.search(r"^\s*ioctl\s*:", body, re.M):
+            # one tab of indent, as kernel style wants, for lines rewritten anyway
+            body = re.sub(r"^[ \t]*(\w+)\s*:\s*", r"\t.\1 = ", body, flags=re.M)
+            text = text[:start] + body + text[end:]
+    return text
+
+
+def ioctls_left(text):
+    """The handlers an old-style .ioctl of a struct file_operations still
+    names in text, in either designator form."""
+    code = blank(text)
+    return [m.group(1) for start, end in fops_bodies(text) for m in re.finditer(
+        r"(?:\.\s*ioctl\s*=|^\s*ioctl\s*:)\s*(\w+)", code[start:end], re.M)]
+
+
+def add_include(text):
+    if INCLUDE in text:
+        return text
+    includes = list(re.finditer(r"^#include <linux/[^>]+>[^\n]*\n", text, re.M))
+    if not includes:
+        includes = list(re.finditer(r"^#include [^\n]*\n", text, re.M))
+    if not includes:
+        raise RuntimeError("no #include to put <linux/locked_ioctl.h> after")
+    # In its place when the includes are sorted; after the last one when
+    # they are not, where a sorted place would be arbitrary.
+    names = [inc.group(0).split()[1] for inc in includes]
+    pos = includes[-1].end()
+    for inc, name in zip(includes, names):
+        if names == sorted(names) and name > "<linux/locked_ioctl.h>":
+            pos = inc.start()
+            break
+    return text[:pos] + INCLUDE + "\n" + text[pos:]
+
+
+def has_unlocked_signature(text, fn):
+    """Whether fn, as defined (or else declared) in text, takes a file, a
+    command and an argument, and no inode: the unlocked_ioctl signature."""
+    code = blank(text)
+    m = definition_re(fn).search(code) or prototype_re([fn]).search(code)
+    if not m:
+        return False
+    params = re.search(r"%s\s*\(([^;{}]*?)\)\s*[;{]" % re.escape(fn), m.group(0))
+    if not params:
+        return False
+    params = [p.strip() for p in params.group(1).split(",")]
+    return len(params) == 3 and "file" in params[0] and \
+        not any("inode" in p for p in params)
+
+
+def defined_in(text, fn):
+    return bool(definition_re(fn).search(blank(text)))
+
+
+def prototypes(text, fn):
+    """The prototypes of fn in text (comments and strings blanked to find
+    them): declarations with a struct parameter, not calls."""
+    return [m for m in prototype_re([fn]).finditer(blank(text))
+            if "struct" in m.group(0) and not re.search(r"\breturn\b|=", m.group(0))]
