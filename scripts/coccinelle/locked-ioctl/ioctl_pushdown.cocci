@@ -6,6 +6,9 @@
 /// DEFINE_BKL_IOCTL(fn_unlocked_ioctl, fn) right after fn's definition; when
 /// fn does not use its inode argument, the argument goes from fn, its
 /// prototype and its callers, and the wrapper is DEFINE_BKL_UNLOCKED_IOCTL().
+/// A handler that a macro names (FOO_IOCTL) gets a wrapper named in lower
+/// case (foo_unlocked_ioctl); where the file has that name already, the
+/// front end chooses fn_bkl_ioctl.
 /// With -D shim the driver goes on the deprecated_ioctl shim instead:
 /// .unlocked_ioctl = deprecated_ioctl, .locked_ioctl = fn, declared with
 /// DEFINE_BKL_SHIM_USER(fn).  Only initialisers of struct file_operations
@@ -45,12 +48,18 @@ struct file_operations fops = {
 	...
 };
 
+// A handler that a macro names (FOO_IOCTL) gets a wrapper named in lower
+// case, as functions are.  scripts/bkl-migrate names the wrapper itself
+// (BKL_MIGRATE_NAMES="fn:name ...") where this name is taken in the file.
 @script:python mk depends on r@
 fn << r.fn;
 ufn;
 @@
-base = fn[:-len("_ioctl")] if fn.endswith("_ioctl") else fn
-coccinelle.ufn = cocci.make_ident(base + "_unlocked_ioctl")
+import os
+base = fn.lower() if fn.isupper() else fn
+base = base[:-len("_ioctl")] if base.endswith("_ioctl") else base
+names = dict(e.split(":") for e in os.environ.get("BKL_MIGRATE_NAMES", "").split())
+coccinelle.ufn = cocci.make_ident(names.get(fn, base + "_unlocked_ioctl"))
 
 // The handler does not use its inode argument (seed 003): drop it from the
 // handler, its prototype and its callers, and give it the unlocked_ioctl

@@ -5,7 +5,6 @@ import os
 import re
 import subprocess
 
-from .files import read, write_tree_file
 
 
 def build_arch(build):
@@ -50,20 +49,31 @@ def compile_ok(build, path):
     return False, (errors[0] if errors else proc.stdout.strip()[-300:])
 
 
-def build_groups(build, results, groups, tree):
-    """Compile the C files of each group with the group written; put the
-    whole group back if one fails."""
-    for h, members in sorted(groups.items()):
+def build_check(build, results, groups, writes, tree):
+    """--build: compile each converted C file in the configured build
+    directory build, written with the rest of its group (a handler shared
+    by several files, the headers of a handler that lost its inode).  What
+    does not compile is put back as it was, with its whole group, and
+    becomes a failure in results; what compiles stays written."""
+    units, grouped = [], set()
+    for members in groups.values():
+        units.append(sorted(members))
+        grouped |= set(members)
+    units += [[f] for f, r in sorted(results.items())
+              if f.endswith(".c") and f not in grouped and not isinstance(r, Exception)
+              and r.how]
+    for members in units:
         if any(isinstance(results[m], Exception) for m in members):
             continue
-        origs = {m: read(m) for m in members}
         for m in members:
-            write_tree_file(m, results[m].text)
+            writes.write(m, results[m].text)
         for m in members:
             ok, why = (True, "") if not m.endswith(".c") else compile_ok(build, m)
-            if not ok:
-                for n in members:
-                    write_tree_file(n, origs[n])
-                    results[n] = RuntimeError("a group: %s does not compile: %s"
-                                              % (os.path.relpath(m, tree), why))
-                break
+            if ok:
+                continue
+            for n in members:
+                writes.restore(n)
+                results[n] = RuntimeError("%sdoes not compile: %s" % (
+                    "a group: %s " % os.path.relpath(m, tree) if len(members) > 1 else "",
+                    why))
+            break

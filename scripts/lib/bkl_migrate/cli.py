@@ -24,8 +24,19 @@ never leaks into another, and rewrites the files in place:
   - an ioctl wrapper that holds one driver mutex around one call:
     DEFINE_LOCKED_IOCTL() or DEFINE_LOCKED_IOCTL_INTERRUPTIBLE(), keeping
     the driver's lock;
-  - each changed file gets #include <linux/locked_ioctl.h>, and the Kconfig
-    entry of a file that now needs the BKL gets "depends on BKL".
+  - a .compat_ioctl that calls an old handler the native entry point now
+    runs under the BKL: the BKL for it too (DEFINE_BKL_COMPAT_IOCTL() and
+    the like where it only passes its arguments on);
+  - a driver written for many kernel versions: each old .ioctl is judged by
+    what its #if tests give each kernel version.  One that only kernels
+    with .ioctl build (before 2.6.36, or #if 0) is left as it is; one that
+    today's kernels build only because Linux 5.9 dropped
+    HAVE_UNLOCKED_IOCTL and HAVE_COMPAT_IOCTL gets those macros defined
+    again after the includes, so that the driver keeps the entry points it
+    had on 2.6.11 to 5.8; one that today's kernels build is converted;
+  - each changed file gets #include <linux/locked_ioctl.h> (unless the
+    macros were all it needed), and the Kconfig entry of a file that now
+    needs the BKL gets "depends on BKL".
 
 With --format-patch DIR, a --tree that is a git repository (the files to
 convert committed) also gets what changed written as a git format-patch
@@ -33,12 +44,17 @@ series against its HEAD, one patch per driver or per subsystem, with a
 cover letter, as make patches writes its driver patches; no branch moves.
 
 A file is rewritten only when every step for it succeeded (with --build, also
-when it compiles in that configured build directory); a second run changes
-nothing.  The summary lists each file that was converted (how) or
-failed (why), then the totals.
+when it compiles in that configured build directory), once, with every
+change the run made to it (each path given, however spelt, is one file);
+a second run changes nothing.  After writing, the run checks that each
+function it put into operations, declared in a header or exported is
+defined exactly once; if not, it names it and puts every file it wrote
+back as it was.  The summary lists each file that was converted (how),
+failed (why) or has something left, then the totals.
 
 Exit codes: 0 success (also when nothing needed converting); 1 a file could
-not be converted and was left as it was; 2 usage error, a path that holds
+not be converted and was left as it was, or the self-check failed and the
+run was undone; 2 usage error, a path that holds
 no C source, or a spatch that cannot run the semantic patches (Debian's
 coccinelle needs libpython3-dev for their Python rules).
 """
@@ -54,13 +70,13 @@ from bkl_users import UsageError as UsersUsageError
 from bkl_users.sources import candidate_files
 
 from . import UsageError, cocci
-from . import files as tree_files
-from .build import build_groups, compile_ok
+from .build import build_check
 from .cocci import check_spatch
 from .convert import convert
-from .files import diff, read, write_tree_file
+from .files import TreeWrites, canonical, diff, read
 from .groups import resolve_dropped, resolve_groups
 from .kconfig import add_depends_on_bkl, find_kconfig, kconfig_symbol, needs_bkl
+from .selfcheck import check as self_check
 
 
 ME = "bkl-migrate"
@@ -93,7 +109,7 @@ def c_files(paths):
                 dirs, r"_?ioctl[[:space:]]*[=:]|lock_kernel[[:space:]]*\(", ("*.c",))
         except UsersUsageError as e:
             raise UsageError(str(e))
-    return sorted(set(os.path.normpath(f) for f in files))
+    return sorted(set(canonical(f) for f in files))
 
 
 def format_patch_check(tree, files, dry_run):
@@ -123,11 +139,13 @@ def format_patch_check(tree, files, dry_run):
     return series
 
 
-def main(argv):
+def parse_args(argv):
     ap = argparse.ArgumentParser(prog=ME, description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("paths", nargs="*", metavar="PATH",
-                    help="files or directories to migrate (default: the whole --tree)")
+                    help="files or directories to migrate (default: the whole --tree); a "
+                    "relative PATH is taken from the current directory if it is there, "
+                    "else from --tree")
     ap.add_argument("--tree", metavar="DIR",
                     help="the kernel tree or driver directory (default: the current directory)")
     ap.add_argument("--dry-run", action="store_true",
@@ -161,36 +179,24 @@ def main(argv):
     ap.add_argument("--check-spatch", action="store_true",
                     help="only check that spatch runs the semantic patches' Python rules: "
                     "exit 0 if it does, 2 with what to install if not")
-    args = ap.parse_args(argv)
+    return ap.parse_args(argv)
 
-    if args.check_spatch:
-        try:
-            check_spatch()
-        except UsageError as e:
-            print("%s: %s" % (ME, e), file=sys.stderr)
-            return 2
-        return 0
 
-    tree = args.tree or "."
-    try:
-        if not os.path.isdir(tree):
-            raise UsageError("%s: not a directory" % tree)
-        paths = [p if os.path.isabs(p) or os.path.exists(p) else os.path.join(tree, p)
-                 for p in args.paths] or [tree]
-        files = c_files(paths)
-        check_spatch()
-        if args.build and not os.path.isfile(os.path.join(args.build, ".config")):
-            raise UsageError("%s: not a configured kernel build directory (no .config)"
-                             % args.build)
-        if args.format_patch:
-            series = format_patch_check(tree, files, args.dry_run)
-    except UsageError as e:
-        print("%s: %s" % (ME, e), file=sys.stderr)
-        return 2
+def given_paths(args, tree):
+    """The paths to migrate, each in its one spelling (see canonical())."""
+    paths = []
+    for p in args.paths:
+        if not os.path.isabs(p) and not os.path.exists(p):
+            p = os.path.join(tree, p)
+        if not os.path.exists(p):
+            raise UsageError("%s: no such file or directory" % p)
+        paths.append(canonical(p))
+    return sorted(set(paths)) or [tree]
 
-    cocci.TIMEOUT = args.timeout
-    if args.backup and not args.dry_run:
-        tree_files.BACKUP = (os.path.abspath(args.backup), os.path.abspath(tree))
+
+def convert_all(files, args, tree):
+    """{file: Converted or the exception that stopped it}, files converted
+    in parallel."""
     progress = args.progress or sys.stderr.isatty()
     results = {}
     with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
@@ -205,88 +211,129 @@ def main(argv):
                 results[f] = fut.result()
             except (RuntimeError, OSError, ValueError) as e:
                 results[f] = e
+    return results
 
-    groups = resolve_groups(results, tree, paths, args.shim)
-    groups.update(resolve_dropped(results, files))
-    files = sorted(results)
-    if args.build and not args.dry_run:
-        build_groups(args.build, results, groups, tree)
 
+def kconfig_note(f, how, tree, kconfigs):
+    """For a converted file f that now needs the BKL: "depends on BKL" in
+    its Kconfig entry (kconfigs: {Kconfig file: [its texts]}), and what
+    the summary says of it."""
+    if not needs_bkl(how):
+        return ""
+    sym = kconfig_symbol(f)
+    kc = find_kconfig(os.path.dirname(f), sym, tree) if sym else None
+    if not sym:
+        return "; no Kconfig symbol found, add \"depends on BKL\" by hand"
+    if not kc:
+        return "; no Kconfig entry for %s, add \"depends on BKL\" by hand" % sym
+    kconfigs.setdefault(kc, [read(kc)])
+    new = add_depends_on_bkl(kconfigs[kc][-1], sym)
+    if new is None:
+        return "; no Kconfig entry for %s, add \"depends on BKL\" by hand" % sym
+    kconfigs[kc].append(new)
+    return "; %s depends on BKL" % sym
+
+
+def report(results, tree, dry_run, original):
+    """Print what became of each file; returns the plan, {path: (its text
+    before the run, from original(path), and its new text)} of every file
+    to write (Kconfig files too), and the counts (converted, failed, with
+    something skipped or left)."""
+    plan, kconfigs = {}, {}
     converted = failed = skipped = 0
-    kconfigs = {}
-    written = []
-    for f in files:
+    for f in sorted(results):
         r = results[f]
         rel = os.path.relpath(f, tree)
         if isinstance(r, Exception):
             failed += 1
             print("%s: failed, left as it was: %s" % (rel, r))
             continue
-        text, how, notes = r.text, r.how, r.notes
-        if not how:
-            for n in notes:
-                print("%s: %s" % (rel, n))
-            skipped += bool(notes)
-            continue
-        orig = read(f)
-        if args.build and not args.dry_run and f.endswith(".c") and \
-                not any(f in g for g in groups.values()):
-            # Compile the converted file where it is; put it back if it fails.
-            write_tree_file(f, text)
-            ok, why = compile_ok(args.build, f)
-            if not ok:
-                write_tree_file(f, orig)
-                failed += 1
-                print("%s: failed, left as it was: does not compile: %s" % (rel, why))
-                continue
-        converted += 1
-        note = ""
-        if needs_bkl(how):
-            sym = kconfig_symbol(f)
-            kc = find_kconfig(os.path.dirname(f), sym, tree) if sym else None
-            if sym and not kc:
-                note = "; no Kconfig entry for %s, add \"depends on BKL\" by hand" % sym
-            elif kc:
-                if kc not in kconfigs:
-                    kconfigs[kc] = [read(kc)]
-                new = add_depends_on_bkl(kconfigs[kc][-1], sym)
-                if new is None:
-                    note = "; no Kconfig entry for %s, add \"depends on BKL\" by hand" % sym
-                else:
-                    kconfigs[kc].append(new)
-                    note = "; %s depends on BKL" % sym
-            else:
-                note = "; no Kconfig symbol found, add \"depends on BKL\" by hand"
-        print("%s: converted: %s%s" % (rel, ", ".join(how), note))
-        for n in notes:
+        skipped += any(n.startswith(("left:", "skipped:")) for n in r.notes)
+        if r.how:
+            converted += 1
+            print("%s: converted: %s%s" % (rel, ", ".join(r.how),
+                                            kconfig_note(f, r.how, tree, kconfigs)))
+            plan[f] = (original(f), r.text)
+        for n in r.notes:
             print("%s: %s" % (rel, n))
-        if args.dry_run:
-            sys.stdout.buffer.write(diff(rel, orig, text).encode(errors="surrogateescape"))
+        if r.how and dry_run:
+            sys.stdout.buffer.write(diff(rel, plan[f][0], r.text).encode(errors="surrogateescape"))
             sys.stdout.flush()
-        else:
-            write_tree_file(f, text)
-            written.append(rel)
     for kc, versions in kconfigs.items():
-        if versions[-1] == versions[0]:
-            continue
-        if args.dry_run:
-            sys.stdout.write(diff(os.path.relpath(kc, tree), versions[0], versions[-1]))
-        else:
-            write_tree_file(kc, versions[-1])
-            written.append(os.path.relpath(kc, tree))
-    if args.format_patch and written:
-        with tempfile.TemporaryDirectory(prefix="bkl-migrate-series.") as scratch:
-            try:
-                n = series.driver_series(os.path.abspath(tree), sorted(written),
-                                         args.format_patch, scratch)
-            except (series.Failure, series.Refusal) as e:
-                print("%s: --format-patch: %s" % (ME, e), file=sys.stderr)
-                return 2
-        print("%s: %d patch(es) and a cover letter in %s, against HEAD of %s"
-              % (ME, n, args.format_patch, tree))
-    elif args.format_patch:
-        print("%s: nothing converted, no patch written" % ME)
+        if versions[-1] != versions[0]:
+            plan[kc] = (versions[0], versions[-1])
+            if dry_run:
+                sys.stdout.write(diff(os.path.relpath(kc, tree), versions[0], versions[-1]))
+    return plan, (converted, failed, skipped)
+
+
+def write_series(series, tree, written, out):
+    """--format-patch: the series of the files written; exit code or None."""
+    with tempfile.TemporaryDirectory(prefix="bkl-migrate-series.") as scratch:
+        try:
+            n = series.driver_series(tree, written, out, scratch)
+        except (series.Failure, series.Refusal) as e:
+            print("%s: --format-patch: %s" % (ME, e), file=sys.stderr)
+            return 2
+    print("%s: %d patch(es) and a cover letter in %s, against HEAD of %s" % (ME, n, out, tree))
+    return None
+
+
+def main(argv):
+    args = parse_args(argv)
+    if args.check_spatch:
+        try:
+            check_spatch()
+        except UsageError as e:
+            print("%s: %s" % (ME, e), file=sys.stderr)
+            return 2
+        return 0
+
+    try:
+        if not os.path.isdir(args.tree or "."):
+            raise UsageError("%s: not a directory" % args.tree)
+        tree = canonical(args.tree or ".")
+        paths = given_paths(args, tree)
+        files = c_files(paths)
+        check_spatch()
+        if args.build and not os.path.isfile(os.path.join(args.build, ".config")):
+            raise UsageError("%s: not a configured kernel build directory (no .config)"
+                             % args.build)
+        if args.format_patch:
+            series = format_patch_check(tree, files, args.dry_run)
+    except UsageError as e:
+        print("%s: %s" % (ME, e), file=sys.stderr)
+        return 2
+
+    cocci.TIMEOUT = args.timeout
+    results = convert_all(files, args, tree)
+    groups = resolve_groups(results, tree, paths, args.shim)
+    groups.update(resolve_dropped(results, files))
+    writes = None if args.dry_run else TreeWrites(tree, args.backup)
+    if writes and args.build:
+        build_check(args.build, results, groups, writes, tree)
+    plan, (converted, failed, skipped) = report(
+        results, tree, args.dry_run,
+        lambda p: writes.originals[p] if writes and p in writes.originals else read(p))
+    if writes:
+        for path, (_, text) in sorted(plan.items()):
+            writes.write(path, text)
+    problems = self_check(tree, plan, lambda p: plan[p][1] if p in plan else read(p))
+    for p in problems:
+        print("%s: self-check: %s" % (ME, p.replace(tree + os.sep, "")))
+    if problems:
+        if writes:
+            writes.rollback()
+        print("%s: %d file(s) scanned: the self-check failed, so every file of the run is as "
+              "it was" % (ME, len(results)))
+        return 1
+    written = sorted(os.path.relpath(p, tree) for p in plan)
+    if args.format_patch:
+        if not written:
+            print("%s: nothing converted, no patch written" % ME)
+        elif write_series(series, tree, written, args.format_patch) is not None:
+            return 2
     print("%s: %d file(s) scanned, %d converted, %d failed, %d with something skipped or left%s" %
-          (ME, len(files), converted, failed, skipped,
+          (ME, len(results), converted, failed, skipped,
            " (dry run: nothing written)" if args.dry_run else ""))
     return 1 if failed else 0

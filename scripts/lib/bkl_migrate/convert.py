@@ -9,15 +9,18 @@ import tempfile
 from bkl_users.candidates import candidates
 from bkl_users.csource import blank
 
+from . import versions
 from .cocci import ANNOTATE, DRIVER_INLINE, INLINE, PUSHDOWN, WRAPPER, spatch
 from .csource import (
-    HAS_IOCTL, HAS_LOCK_KERNEL, HAS_WRAPPER, add_include, c99_designators, closing_brace,
-    declare_before_use, defined_in, definition_re, has_unlocked_signature,
-    insert_after_definition, insert_after_prototype, ioctls_left)
+    HAS_IOCTL, HAS_LOCK_KERNEL, HAS_WRAPPER, add_include, c99_designators, declare_before_use,
+    defined_in, free_wrapper_names, has_unlocked_signature, insert_after_definition, insert_after_prototype,
+    insert_before_operations, ioctls_left, is_macro)
 from .driver_locks import (
     annotate_driver_locks, declare_users, file_scope_locks, ioctl_locks,
     keep_wrapper_prototypes, may_wrap, pushdown_mutexes, restore_prototypes)
+from .compat import wrap_compat
 from .files import read, write_file
+from .shells import drop_shells
 from .style import (
     align_designators, drop_lone_braces, realign_parameters, reflow_parameters,
     tabify_new_lines, tidy_new_lines, wrap_long_heads)
@@ -34,45 +37,14 @@ class Converted:
         self.external, self.dropped = list(external), list(dropped)
 
 
-def drop_shells(locked, text):
-    """Where the inline pass left fn_locked a shell that only calls another
-    function with its own arguments ("ret = callee(file, cmd, arg); return
-    ret;": ppdev's pp_ioctl), wrap the callee directly: the generator names
-    it and fn_locked goes.  Only functions the pass made (absent from
-    locked)."""
-    for m in re.finditer(r"^DEFINE_BKL_UNLOCKED_IOCTL\((\w+), (\w+_locked)\);\n", text, re.M):
-        inner = m.group(2)
-        if re.search(r"\b%s\b" % inner, locked):
-            continue
-        code = blank(text)
-        d = definition_re(inner).search(code)
-        if not d or code.count(inner) != 2:
-            continue
-        end = closing_brace(code, d.end() - 1)
-        params = [p.split()[-1].lstrip("*") for p in
-                  re.search(r"\(([^)]*)\)\s*\{$", d.group(0)).group(1).split(",")]
-        body = " ".join(code[d.end():end].split())
-        call = (r"(?:[\w\s*]+\s(\w+)\s*;\s*\1\s*=|[\w\s*]+\s(\w+)\s*=)\s*(\w+)\s*\(([^;()]*)\)\s*;"
-                r"\s*return\s+(?:\1|\2)\s*;|return\s+(\w+)\s*\(([^;()]*)\)\s*;")
-        b = re.fullmatch(call, body)
-        if not b:
-            continue
-        callee = b.group(3) or b.group(6)
-        args = [a.strip() for a in (b.group(4) if b.group(3) else b.group(7)).split(",")]
-        if args != params:
-            continue
-        start = text.rfind("\n", 0, d.start()) + 1
-        gen = text.index(m.group(0), end)
-        return drop_shells(locked, text[:start] + "DEFINE_BKL_UNLOCKED_IOCTL(%s, %s);\n"
-                           % (m.group(1), callee) + text[gen + len(m.group(0)):])
-    return text
-
-
 def convert(path, shim, driver_locks=False):
     """The converted text of one file, what was done and what to look at, or
     raise."""
     orig = read(path)
-    how, notes, compat = [], [], []
+    compat = []
+    # the tests of a driver written for many kernel versions: the old
+    # .ioctl designators that today's kernels do not build are hidden
+    start, notes, how = versions.prepare(orig)
     # (handler, wrapper) of operations whose handler another file defines,
     # and the handlers that lost their inode argument here
     external, dropped = [], []
@@ -80,19 +52,24 @@ def convert(path, shim, driver_locks=False):
     # whole tree's candidates have an .ioctl of another structure only (tty,
     # block), an ioctl mutex that is not held around one call, or a
     # lock_kernel() outside any ioctl.
-    pushdown = HAS_IOCTL.search(orig) and "file_operations" in orig
-    wrapper = HAS_WRAPPER.search(orig) and may_wrap(orig)
-    annotate = HAS_LOCK_KERNEL.search(orig)
-    if not pushdown and not wrapper and not annotate and not pushdown_mutexes(orig):
-        return Converted(orig, how, notes)
+    pushdown = HAS_IOCTL.search(start) and "file_operations" in start
+    wrapper = HAS_WRAPPER.search(start) and may_wrap(start)
+    annotate = HAS_LOCK_KERNEL.search(start)
+    if not pushdown and not wrapper and not annotate and not pushdown_mutexes(start):
+        text = versions.unmask(start)
+        return Converted(text, how if text != orig else [], sorted(set(notes)))
+    # the old handlers that now run under the BKL: {handler: generator}
+    wrapped = {}
     with tempfile.TemporaryDirectory(prefix="bkl-migrate.") as tmp:
         work = os.path.join(tmp, os.path.basename(path))
         log = os.path.join(tmp, "log")
         shutil.copyfile(path, work)
         open(log, "w").close()
+        write_file(work, c99_designators(start) if pushdown else start)
         if pushdown:
-            write_file(work, c99_designators(orig))
-            spatch(PUSHDOWN, work, ["patch"] + (["shim"] if shim else []), log)
+            names = free_wrapper_names(start, [s.handler for s in versions.ioctl_sites(start)])
+            spatch(PUSHDOWN, work, ["patch"] + (["shim"] if shim else []), log,
+                   {"BKL_MIGRATE_NAMES": " ".join("%s:%s" % n for n in sorted(names.items()))})
         text = read(work)
         with open(log) as f:
             for entry in f.read().splitlines():
@@ -122,9 +99,16 @@ def convert(path, shim, driver_locks=False):
                     gen = "DEFINE_BKL_IOCTL(%s, %s);" % (b, a)
                 if what.endswith("_UNLOCKED"):
                     dropped.append(a)
+                if not gen.startswith("DEFINE_BKL_SHIM_USER"):
+                    wrapped[a] = gen.split("(")[0]
                 if gen in text:
                     continue
                 if what.startswith("BKL_MIGRATE_AFTER_DEFINITION"):
+                    if is_macro(text, a):
+                        # a handler that a macro names (#define FOO_IOCTL
+                        # foo_ioctl): the operations see whatever it is
+                        text = insert_before_operations(text, b, gen)
+                        continue
                     if not defined_in(text, a):
                         # one handler serving the operations of several
                         # files: converted with the file that defines it
@@ -135,6 +119,14 @@ def convert(path, shim, driver_locks=False):
                         text = declare_before_use(text, b)
                 else:
                     text = insert_after_prototype(text, a, gen)
+        # A compat entry point that calls a handler the native one now
+        # runs under the BKL takes it too.
+        for _, cfn in compat:
+            text, done = wrap_compat(text, cfn, wrapped)
+            if done:
+                notes.append("note: %s calls %s, which the native entry point now runs under "
+                             "the BKL: it takes the BKL too (%s)"
+                             % (cfn, "/".join(sorted(wrapped)), done))
         # Every handler the operations now name must be defined here.
         for field, gen in (("unlocked_ioctl", r"DEFINE_BKL_(?:UNLOCKED_)?IOCTL\(%s,"),
                            ("locked_ioctl", r"DEFINE_BKL_SHIM_USER\(%s\);")):
@@ -189,9 +181,11 @@ def convert(path, shim, driver_locks=False):
             notes.append("note: %s.compat_ioctl = %s does not take the BKL that "
                          ".unlocked_ioctl now takes: wrap it with "
                          "DEFINE_BKL_UNLOCKED_IOCTL() or give both one lock" % (a, b))
-    # Whatever the reason, an old .ioctl that is left is said.
+    # Whatever the reason, an old .ioctl that is left is said (not those
+    # that prepare() hid: today's kernels do not build them).
     for fn in ioctls_left(text):
         notes.append("left: an old .ioctl = %s is not converted: convert it by hand" % fn)
+    text = versions.unmask(text)
     # With --annotate-driver-locks, the file-scope mutexes that no wrapper
     # took are declared where they are taken.
     # (the annotation leaves these candidates of scripts/bkl-users alone)
@@ -223,8 +217,11 @@ def convert(path, shim, driver_locks=False):
                          "operations take, as the BKL pushdown left it: "
                          "--annotate-driver-locks declares it" % (name, lock))
     if text == orig:
-        return Converted(orig, how, notes)
-    for gen in ("DEFINE_BKL_IOCTL", "DEFINE_BKL_UNLOCKED_IOCTL", "DEFINE_BKL_SHIM_USER",
+        return Converted(orig, [], notes)
+    # what prepare() did (the macros defined again) comes first
+    restored = list(how)
+    for gen in ("DEFINE_BKL_IOCTL", "DEFINE_BKL_COMPAT_IOCTL", "DEFINE_BKL_UNLOCKED_IOCTL",
+                "DEFINE_BKL_SHIM_USER",
                 "DEFINE_BKL_USER", "DEFINE_LOCKED_IOCTL", "DEFINE_LOCKED_IOCTL_INTERRUPTIBLE",
                 "DEFINE_DRIVER_LOCK_USER"):
         names = re.findall(r"^%s\((\w+)" % gen, text, re.M)
@@ -252,7 +249,7 @@ def convert(path, shim, driver_locks=False):
     text = align_designators(orig, text)
     # a file whose operations only name another file's wrapper needs no
     # header of ours; with the shim it names deprecated_ioctl
-    if how or not external or shim:
+    if (how[len(restored):] or not external or shim) and text != versions.unmask(start):
         text = add_include(text)
     # nor blank lines at the end of the file, where the function was last
     if orig.endswith("\n") and not orig.endswith("\n\n"):

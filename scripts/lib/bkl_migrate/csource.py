@@ -7,9 +7,6 @@ from bkl_users.csource import blank
 
 
 
-INCLUDE = "#include <linux/locked_ioctl.h>"
-
-
 # Files worth running each patch on.
 HAS_IOCTL = re.compile(r"\.\s*ioctl\s*=|^\s*ioctl\s*:", re.M)
 
@@ -35,6 +32,19 @@ def definition_re(fn):
     """A definition of fn at the start of a line, up to its opening brace
     (in text with comments and strings blanked)."""
     return re.compile(r"^([\w \t*]*)\b%s\s*\([^;{}]*\)\s*\{" % re.escape(fn), re.M)
+
+
+def head_start(text, offset):
+    """The start of the line where the definition whose name is at offset
+    begins: "static long\\nfoo(...)" begins a line above the name."""
+    lines_before = text[:offset].split("\n")
+    i = len(lines_before) - 1
+    while i > 0:
+        prev = lines_before[i - 1].rstrip()
+        if not prev or prev.endswith((";", "}", "*/", "{")) or prev.lstrip().startswith("#"):
+            break
+        i -= 1
+    return len("\n".join(lines_before[:i])) + (1 if i else 0)
 
 
 def closing_brace(code, start):
@@ -133,6 +143,49 @@ def declare_before_use(text, name):
     return text
 
 
+def wrapper_name(fn):
+    """The name ioctl_pushdown.cocci gives the wrapper of handler fn."""
+    base = fn.lower() if fn.isupper() else fn
+    return (base[:-len("_ioctl")] if base.endswith("_ioctl") else base) + "_unlocked_ioctl"
+
+
+def free_wrapper_names(text, handlers):
+    """{handler: a name for its wrapper} for each of handlers whose usual
+    wrapper name text already has (2.6.34's v4l2-dev.c has v4l2_ioctl and a
+    v4l2_unlocked_ioctl of its own): fn_bkl_ioctl, numbered if need be."""
+    code = blank(text)
+    taken = set(re.findall(r"\w+", code))
+    out = {}
+    for h in sorted(set(handlers)):
+        if wrapper_name(h) not in taken:
+            continue
+        base, n = wrapper_name(h)[:-len("_unlocked_ioctl")] + "_bkl_ioctl", 2
+        name = base
+        while name in taken:
+            name, n = "%s%d" % (base, n), n + 1
+        out[h] = name
+    return out
+
+
+def is_macro(text, name):
+    """Whether text defines name as an object-like macro."""
+    return bool(re.search(r"^[ \t]*#[ \t]*define[ \t]+%s\b(?!\()" % re.escape(name), text, re.M))
+
+
+def insert_before_operations(text, name, line):
+    """Put line, and a blank line, above the struct file_operations
+    initialiser (and the comment above it) whose .unlocked_ioctl is name:
+    whatever the operations name is declared there."""
+    code = blank(text)
+    for m in FOPS_INIT.finditer(code):
+        end = closing_brace(code, m.end() - 1)
+        if end is not None and re.search(r"\.\s*unlocked_ioctl\s*=\s*%s\b" % re.escape(name),
+                                         code[m.end():end]):
+            at = comment_start(text, code.rfind("\n", 0, m.start()) + 1)
+            return text[:at] + line + "\n\n" + text[at:]
+    raise RuntimeError("no operations name %s, for %s" % (name, line))
+
+
 def fops_bodies(text):
     """(start, end) of the body of each struct file_operations initialiser
     in text, comments and strings blanked out first."""
@@ -165,23 +218,25 @@ def ioctls_left(text):
         r"(?:\.\s*ioctl\s*=|^\s*ioctl\s*:)\s*(\w+)", code[start:end], re.M)]
 
 
-def add_include(text):
-    if INCLUDE in text:
+def add_include(text, header="linux/locked_ioctl.h"):
+    """text with #include <header> among its includes (unless it has it):
+    in its place when they are sorted, after the last one when they are
+    not, where a sorted place would be arbitrary."""
+    line = "#include <%s>" % header
+    if re.search(r"^#\s*include\s*<%s>" % re.escape(header), text, re.M):
         return text
     includes = list(re.finditer(r"^#include <linux/[^>]+>[^\n]*\n", text, re.M))
     if not includes:
         includes = list(re.finditer(r"^#include [^\n]*\n", text, re.M))
     if not includes:
-        raise RuntimeError("no #include to put <linux/locked_ioctl.h> after")
-    # In its place when the includes are sorted; after the last one when
-    # they are not, where a sorted place would be arbitrary.
+        raise RuntimeError("no #include to put <%s> after" % header)
     names = [inc.group(0).split()[1] for inc in includes]
     pos = includes[-1].end()
     for inc, name in zip(includes, names):
-        if names == sorted(names) and name > "<linux/locked_ioctl.h>":
+        if names == sorted(names) and name > "<%s>" % header:
             pos = inc.start()
             break
-    return text[:pos] + INCLUDE + "\n" + text[pos:]
+    return text[:pos] + line + "\n" + text[pos:]
 
 
 def has_unlocked_signature(text, fn):

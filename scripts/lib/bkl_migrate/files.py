@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Reading and writing the files of the tree: every byte kept as it was,
-each write at once, the originals kept with --backup."""
+each write at once, one path for each file, and the whole run undone when
+it cannot be done whole (TreeWrites)."""
 import difflib
 import os
 import shutil
@@ -12,9 +13,11 @@ def read(path):
         return f.read()
 
 
-# --backup: where the first original of each file written into the tree is
-# kept, and the tree it is relative to
-BACKUP = None
+def canonical(path):
+    """The one spelling of path that the run uses for it: absolute, with
+    symbolic links, "." and ".." resolved, so that a file named twice (as
+    drivers/x.c and $PWD/drivers/x.c, or through a link) is one file."""
+    return os.path.realpath(path)
 
 
 def write_file(path, text):
@@ -26,19 +29,58 @@ def write_file(path, text):
     os.replace(tmp, path)
 
 
-def write_tree_file(path, text):
-    """write_file() for a file of the tree: with --backup, its original is
-    saved first (once: a later write keeps the first original)."""
-    if BACKUP:
-        rel = os.path.relpath(path, BACKUP[1])
+class TreeWrites:
+    """The files a run writes into the tree.  Each file's original is kept
+    in memory when it is first written (and, with backup, on disk under the
+    backup directory at its path relative to tree, unless an older original
+    is there already), so that rollback() puts every file back as it was;
+    write() of the text a file already has writes nothing."""
+
+    def __init__(self, tree, backup=None):
+        self.tree = canonical(tree)
+        self.backup = os.path.abspath(backup) if backup else None
+        self.originals = {}
+        self.saved = []
+
+    def backup_path(self, path):
+        rel = os.path.relpath(path, self.tree)
         if rel.startswith(os.pardir):
             # a path given outside --tree: kept under its absolute path
-            rel = os.path.join("outside-tree", os.path.abspath(path).lstrip(os.sep))
-        saved = os.path.join(BACKUP[0], rel)
-        if not os.path.exists(saved):
-            os.makedirs(os.path.dirname(saved), exist_ok=True)
-            shutil.copy2(path, saved)
-    write_file(path, text)
+            rel = os.path.join("outside-tree", path.lstrip(os.sep))
+        return os.path.join(self.backup, rel)
+
+    def write(self, path, text):
+        path = canonical(path)
+        old = read(path)
+        if old == text:
+            return
+        if path not in self.originals:
+            self.originals[path] = old
+            if self.backup:
+                saved = self.backup_path(path)
+                if not os.path.exists(saved):
+                    os.makedirs(os.path.dirname(saved), exist_ok=True)
+                    shutil.copy2(path, saved)
+                    self.saved.append(saved)
+        write_file(path, text)
+
+    def restore(self, path):
+        """Put path back as it was before this run wrote it."""
+        path = canonical(path)
+        if path in self.originals:
+            write_file(path, self.originals[path])
+
+    def written(self):
+        """The files whose text this run changed."""
+        return sorted(p for p, old in self.originals.items() if read(p) != old)
+
+    def rollback(self):
+        """Every file of the run as it was, and no backup of this run left."""
+        for path in self.originals:
+            write_file(path, self.originals[path])
+        for saved in self.saved:
+            os.remove(saved)
+        self.originals, self.saved = {}, []
 
 
 def diff(path, old, new):

@@ -1,0 +1,269 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Drivers written for many kernel versions: which kernels build each old
+.ioctl of their operations, and what to do about it.
+
+An out-of-tree driver picks its entry point with the preprocessor:
+#ifdef HAVE_UNLOCKED_IOCTL, #if LINUX_VERSION_CODE < KERNEL_VERSION(2,6,36)
+and the like.  What a kernel gives those tests is known: .unlocked_ioctl and
+.compat_ioctl came in 2.6.11 with HAVE_UNLOCKED_IOCTL and HAVE_COMPAT_IOCTL;
+.ioctl went in 2.6.36; Linux 5.9 (commit 4e24566a134e) dropped the two
+macros, because every kernel since 2.6.11 has both members.  Each .ioctl of
+a struct file_operations is evaluated at every version where one of the
+file's tests can change its outcome, with unknown macros (CONFIG_*) left
+open, and gets a verdict:
+
+  NEVER     no kernel builds it (#if 0): nothing to do;
+  OLD_ONLY  only kernels before 2.6.36 build it, and they have .ioctl:
+            nothing to do;
+  RESTORE   today's kernels build it only because they no longer define
+            HAVE_UNLOCKED_IOCTL or HAVE_COMPAT_IOCTL: the macros are defined
+            again for 5.9 and later, after the includes, so that the driver
+            keeps the entry points it had on 2.6.11 to 5.8 (the fix that
+            maintainers of such drivers made themselves); nothing changes
+            for any older kernel;
+  CONVERT   today's kernels build it: the BKL goes into the driver, as for
+            any old .ioctl;
+  GAP       kernels from 2.6.36 build it, but not today's: a guard that
+            lets .ioctl reach kernels without it, the driver's own bug,
+            left as it is and said.
+"""
+import re
+
+from bkl_users.csource import blank
+
+from .csource import add_include, c99_designators, fops_bodies
+from .preprocessor import Conditionals, Evaluator, taken
+
+
+def kernel_version(a, b, c=0):
+    """KERNEL_VERSION(a, b, c) as the kernel computes it (c clamped to 255,
+    as since 4.9.256)."""
+    return (a << 16) + (b << 8) + min(c, 255)
+
+
+UNLOCKED_SINCE = kernel_version(2, 6, 11)
+IOCTL_UNTIL = kernel_version(2, 6, 36)
+MACROS_UNTIL = kernel_version(5, 9, 0)
+# the kernels the layer is for
+TODAY = kernel_version(5, 9, 0)
+MACROS = ("HAVE_UNLOCKED_IOCTL", "HAVE_COMPAT_IOCTL")
+KERNEL_VERSION_RE = re.compile(r"KERNEL_VERSION\s*\(\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*\)")
+FIXED_VERSIONS = ((2, 6, 10), (2, 6, 11), (2, 6, 35), (2, 6, 36), (2, 6, 39), (3, 0, 0),
+                  (5, 8, 0), (5, 9, 0), (6, 1, 0), (6, 12, 0))
+
+NEVER, OLD_ONLY, RESTORE, CONVERT, GAP = "never", "old-only", "restore", "convert", "gap"
+# an .ioctl beside an .unlocked_ioctl of the same operations: the VFS never
+# called it (vfs_ioctl() took .unlocked_ioctl first), whatever the version
+SHADOWED = "shadowed"
+
+RESTORE_BLOCK = """/*
+ * Linux 5.9 no longer defines %(list)s:
+ * every kernel since 2.6.11 has .unlocked_ioctl and .compat_ioctl.  Defined
+ * here for 5.9 and later, so that the operations below keep the entry points
+ * they had up to 5.8.
+ */
+#if KERNEL_VERSION(5, 9, 0) <= LINUX_VERSION_CODE
+%(defines)s
+#endif"""
+
+
+def version_name(v):
+    return "%d.%d.%d" % (v >> 16, (v >> 8) & 0xff, v & 0xff) if v & 0xff else \
+        "%d.%d" % (v >> 16, (v >> 8) & 0xff)
+
+
+def samples(text):
+    """The versions at which the file's tests can change their outcome: each
+    KERNEL_VERSION() it names and the one before, and those of the facts."""
+    points = {kernel_version(*v) for v in FIXED_VERSIONS}
+    for m in KERNEL_VERSION_RE.finditer(text):
+        v = kernel_version(*map(int, m.groups()))
+        points |= {v, v - 1}
+    return sorted(p for p in points if p > 0)
+
+
+def environment(version, restored=False):
+    """What a kernel of version gives the preprocessor (restored: with
+    HAVE_UNLOCKED_IOCTL and HAVE_COMPAT_IOCTL defined again after 5.9)."""
+    have = version >= UNLOCKED_SINCE and (restored or version < MACROS_UNTIL)
+    env = {"LINUX_VERSION_CODE": version}
+    for macro in MACROS:
+        env[macro] = 1 if have else False
+    return env
+
+
+FUNCTIONS = {"KERNEL_VERSION": kernel_version}
+
+
+class Site:
+    """One .ioctl of a struct file_operations: its offset in the text, the
+    handler it names, the branches it is in, and the verdict."""
+
+    def __init__(self, offset, handler, branches, shadow=None):
+        self.offset, self.handler, self.branches = offset, handler, branches
+        # the .unlocked_ioctl of the same operations, if there is one
+        self.shadow = shadow
+        self.verdict, self.versions = None, []
+
+    def why(self):
+        """What the note says of a site that is left as it is."""
+        if self.verdict == NEVER:
+            return "nothing to do: .ioctl = %s is never built (#if 0)" % self.handler
+        if self.verdict == OLD_ONLY:
+            return ("nothing to do: .ioctl = %s is built only for kernels before 2.6.36, which "
+                    "have .ioctl" % self.handler)
+        if self.verdict == RESTORE:
+            return ("nothing to do: .ioctl = %s stays for kernels before 2.6.11, the only ones "
+                    "that build it once 5.9 and later define the macros it tests again"
+                    % self.handler)
+        if self.verdict == SHADOWED:
+            return ("left: .ioctl = %s is beside .unlocked_ioctl = %s in the same operations, "
+                    "and the VFS calls only .unlocked_ioctl: take the dead .ioctl out by hand"
+                    % (self.handler, self.shadow))
+        if self.verdict == GAP:
+            return ("left: .ioctl = %s is built for Linux %s and later kernels before %s, "
+                    "which have no .ioctl: its guard should stop at 2.6.36 (today's kernels "
+                    "do not build it)" % (self.handler, version_name(self.versions[0]),
+                                          version_name(self.versions[-1])))
+        return None
+
+
+def judge(text, sites):
+    """Give each Site of text its verdict; returns the macros to define
+    again (those the file tests and does not define)."""
+    cond = Conditionals(text)
+    points = samples(text)
+    own = {m for m in MACROS if m in cond.defines}
+    restore = [m for m in MACROS if m not in own and cond.tests(m)]
+
+    def built(site, restored):
+        out = []
+        for v in points:
+            env = environment(v, restored)
+            for m in own:
+                # the file defines it itself, for the kernels that do not
+                env[m] = env[m] or (1 if v >= UNLOCKED_SINCE else False)
+            if taken(site.branches, Evaluator(env, FUNCTIONS, cond.defines)) != 0:
+                out.append(v)
+        return out
+
+    for site in sites:
+        now = built(site, False)
+        if not now:
+            site.verdict = NEVER
+            continue
+        gap = [v for v in now if v >= IOCTL_UNTIL]
+        if not gap:
+            site.verdict = OLD_ONLY
+            continue
+        after = [v for v in built(site, True) if v >= IOCTL_UNTIL]
+        if restore and not after:
+            site.verdict = RESTORE
+        elif any(v >= TODAY for v in after):
+            site.verdict = CONVERT
+        else:
+            # from the first version that builds it to the first one after
+            # that does not
+            upto = min(v for v in points if v > after[-1] and v not in after)
+            site.verdict, site.versions = GAP, [after[0], upto]
+    if not any(s.verdict == RESTORE for s in sites):
+        restore = []
+    return restore
+
+
+def restore_macros(text, macros):
+    """text with macros (of MACROS) defined again, where the file's first
+    test of them can see them: after its last #include at file scope before
+    that test, else before the outermost #if around the test."""
+    if not macros:
+        return text
+    cond = Conditionals(text)
+    first = min(m.start() for m in re.finditer(
+        r"^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif)\b[^\n]*\b(?:%s)\b" % "|".join(macros),
+        text, re.M))
+    at = None
+    for m in re.finditer(r"^[ \t]*#[ \t]*include\b[^\n]*\n", text[:first], re.M):
+        if not cond.branches_at(m.start()):
+            at = m.end()
+    if at is None:
+        outer = cond.branches_at(first)
+        line = outer[0].start if outer else text.count("\n", 0, first) + 1
+        at = len("".join(text.split("\n")[:line - 1])) + line - 1 if line > 1 else 0
+    defines = "\n".join("#ifndef %s\n#define %s 1\n#endif" % (m, m) for m in macros)
+    block = RESTORE_BLOCK % {"list": " and ".join(macros), "defines": defines}
+    before, after = text[:at], text[at:]
+    text = before + ("\n" if before and not before.endswith("\n\n") else "") + block + \
+        ("\n\n" if after and not after.startswith("\n") else "\n") + after
+    # LINUX_VERSION_CODE and KERNEL_VERSION(): among the includes, or above
+    # the block in a file that has none
+    if not re.search(r"^#\s*include\b", text, re.M):
+        return text.replace(block, "#include <linux/version.h>\n\n" + block, 1)
+    return add_include(text, "linux/version.h")
+
+
+# An .ioctl that is left as it is hides from the semantic patch under this
+# spelling of its designator (no such word is in the file), and gets its
+# own back afterwards.
+MASK = "i0ctl"
+IOCTL_DESIGNATOR_RE = re.compile(r"(?:\.\s*(ioctl)\s*=|^\s*(ioctl)\s*:)\s*(\w+)", re.M)
+UNLOCKED_DESIGNATOR_RE = re.compile(r"(?:\.\s*unlocked_ioctl\s*=|^\s*unlocked_ioctl\s*:)\s*(\w+)",
+                                    re.M)
+
+
+def ioctl_sites(text):
+    """A Site for each old .ioctl (either designator form) of each struct
+    file_operations initialiser of text."""
+    code = blank(text)
+    cond = None
+    sites = []
+    for start, end in fops_bodies(text):
+        for m in IOCTL_DESIGNATOR_RE.finditer(code, start, end):
+            if cond is None:
+                cond = Conditionals(text)
+            at = m.start(1) if m.group(1) else m.start(2)
+            shadow = [u.group(1) for u in UNLOCKED_DESIGNATOR_RE.finditer(code, start, end)
+                      if not cond.exclusive(at, u.start(1))]
+            sites.append(Site(at, m.group(3), cond.branches_at(at), shadow[0] if shadow else None))
+    return sites
+
+
+def assess(text):
+    """The Sites of text, each with its verdict, and the macros to define
+    again.  An .ioctl that today's kernels would build beside an
+    .unlocked_ioctl of the same operations is SHADOWED."""
+    sites = ioctl_sites(text)
+    restore = judge(text, sites) if sites else []
+    for s in sites:
+        if s.shadow and s.verdict in (CONVERT, GAP):
+            s.verdict = SHADOWED
+    return sites, restore
+
+
+def prepare(text):
+    """What the file's preprocessor tests mean for its old .ioctl
+    designators: (text to convert, notes, what was done).  The .ioctl of a
+    site that today's kernels do not build, or that the VFS never called, is
+    hidden from the semantic patches (unmask() gives it back), and the
+    macros a RESTORE site needs are defined again."""
+    sites, restore = assess(text)
+    if restore:
+        # a file that changes anyway loses gcc's "field:" designators, which
+        # sparse calls obsolete
+        c99 = c99_designators(text)
+        if c99 != text:
+            text = c99
+            sites, restore = assess(text)
+    kept = [s for s in sites if s.verdict != CONVERT]
+    if kept and MASK in text:
+        raise RuntimeError("the file has the word %s, which bkl-migrate needs for itself: "
+                           "convert it by hand" % MASK)
+    for s in sorted(kept, key=lambda s: -s.offset):
+        text = text[:s.offset] + MASK + text[s.offset + len("ioctl"):]
+    notes = [s.why() for s in kept]
+    how = ["%s defined again for Linux 5.9 and later" % " and ".join(restore)] if restore else []
+    return restore_macros(text, restore), notes, how
+
+
+def unmask(text):
+    """text with the .ioctl designators prepare() hid given back."""
+    return text.replace(MASK, "ioctl")
