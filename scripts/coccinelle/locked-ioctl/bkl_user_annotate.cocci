@@ -6,7 +6,8 @@
 /// unlock_kernel_user(&fn_bkl), so that lockdep, the tracepoints,
 /// /sys/kernel/debug/bkl/ and scripts/bkl-users name it.
 /// scripts/bkl-migrate puts DEFINE_BKL_USER(fn_bkl, fn) before the function
-/// (BKL_MIGRATE_USER names it: Coccinelle cannot add a declaration there).
+/// (BKL_MIGRATE_USER names it: Coccinelle cannot add a declaration there),
+/// and names the record fn_bkl_user where the file has fn_bkl already.
 ///
 // Confidence: High
 // Copyright: (C) 2026 The locked-ioctl authors
@@ -38,9 +39,12 @@ u;
 @@
 import os
 fn = p[0].current_element
-coccinelle.u = cocci.make_ident(fn + "_bkl")
+# scripts/bkl-migrate names the record where fn_bkl is taken in the file
+names = dict(e.split(":") for e in os.environ.get("BKL_MIGRATE_NAMES", "").split())
+name = names.get(fn, fn + "_bkl")
+coccinelle.u = cocci.make_ident(name)
 with open(os.environ.get("BKL_MIGRATE_LOG", "/dev/null"), "a") as log:
-    log.write("BKL_MIGRATE_USER %s %s_bkl -\n" % (fn, fn))
+    log.write("BKL_MIGRATE_USER %s %s -\n" % (fn, name))
 
 @depends on patch@
 position call.p;

@@ -13,8 +13,9 @@ from . import versions
 from .cocci import ANNOTATE, DRIVER_INLINE, INLINE, PUSHDOWN, WRAPPER, spatch
 from .csource import (
     HAS_IOCTL, HAS_LOCK_KERNEL, HAS_WRAPPER, add_include, c99_designators, declare_before_use,
-    defined_in, free_wrapper_names, has_unlocked_signature, insert_after_definition, insert_after_prototype,
-    insert_before_operations, ioctls_left, is_macro)
+    defined_in, free_record_names, free_wrapper_names, has_unlocked_signature,
+    insert_after_definition, insert_after_prototype, insert_before_operations, ioctls_left,
+    is_macro)
 from .driver_locks import (
     annotate_driver_locks, declare_users, file_scope_locks, ioctl_locks,
     keep_wrapper_prototypes, may_wrap, pushdown_mutexes, restore_prototypes)
@@ -169,7 +170,9 @@ def convert(path, shim, driver_locks=False):
                 write_file(work, before)
             users = os.path.join(tmp, "users")
             open(users, "w").close()
-            spatch(ANNOTATE, work, ["patch"], users)
+            names = free_record_names(before)
+            spatch(ANNOTATE, work, ["patch"], users,
+                   {"BKL_MIGRATE_NAMES": " ".join("%s:%s" % n for n in sorted(names.items()))})
             with open(users) as f:
                 entries = [e.split() for e in f.read().splitlines()]
             write_file(work, declare_users(read(work), before.split("\n"), entries))

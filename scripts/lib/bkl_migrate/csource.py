@@ -3,7 +3,9 @@
 initialisers of struct file_operations, the include of the layer."""
 import re
 
-from bkl_users.csource import blank
+from bkl_users.csource import blank, functions
+
+from .preprocessor import Conditionals
 
 
 
@@ -167,6 +169,27 @@ def free_wrapper_names(text, handlers):
     return out
 
 
+def free_record_names(text):
+    """{function: a name for its BKL user record} for each function of text
+    whose usual record name, fn_bkl, the file has for something else
+    (2.6.39's mhvtl.c calls its old handler mhvtl_c_ioctl_bkl):
+    fn_bkl_user, numbered if need be."""
+    code = blank(text)
+    taken = set(re.findall(r"\w+", code))
+    out = {}
+    for name, _, _, _ in functions(code):
+        record = name + "_bkl"
+        if record not in taken or re.search(r"^DEFINE_BKL_USER\(%s, %s\);" % (record, name),
+                                            text, re.M):
+            continue
+        base, n = record + "_user", 2
+        record = base
+        while record in taken:
+            record, n = "%s%d" % (base, n), n + 1
+        out[name] = record
+    return out
+
+
 def is_macro(text, name):
     """Whether text defines name as an object-like macro."""
     return bool(re.search(r"^[ \t]*#[ \t]*define[ \t]+%s\b(?!\()" % re.escape(name), text, re.M))
@@ -223,13 +246,19 @@ def add_include(text, header="linux/locked_ioctl.h"):
     in its place when they are sorted, after the last one when they are
     not, where a sorted place would be arbitrary."""
     line = "#include <%s>" % header
-    if re.search(r"^#\s*include\s*<%s>" % re.escape(header), text, re.M):
+    cond = Conditionals(text)
+    # at file scope: an include inside an #if (a version test, a CONFIG_)
+    # is not seen by every build
+    if any(not cond.branches_at(m.start()) for m in re.finditer(
+            r"^#\s*include\s*<%s>" % re.escape(header), text, re.M)):
         return text
-    includes = list(re.finditer(r"^#include <linux/[^>]+>[^\n]*\n", text, re.M))
+    includes = [m for m in re.finditer(r"^#include <linux/[^>]+>[^\n]*\n", text, re.M)
+                if not cond.branches_at(m.start())]
     if not includes:
-        includes = list(re.finditer(r"^#include [^\n]*\n", text, re.M))
+        includes = [m for m in re.finditer(r"^#include [^\n]*\n", text, re.M)
+                    if not cond.branches_at(m.start())]
     if not includes:
-        raise RuntimeError("no #include to put <%s> after" % header)
+        raise RuntimeError("no #include at file scope to put <%s> after" % header)
     names = [inc.group(0).split()[1] for inc in includes]
     pos = includes[-1].end()
     for inc, name in zip(includes, names):

@@ -53,7 +53,9 @@ class Conditionals:
 
     def __init__(self, text):
         self.lines = []           # (start offset, branches) of each line
-        self.defines = {}         # object-like macros the file defines: name -> [body]
+        # the object-like macros the file defines: name -> [(body, the
+        # branches the #define is in)]
+        self.defines = {}
         stack, chains, pos = [], 0, 0
         lines = blank_comments(text).split("\n")
         i = 0
@@ -84,7 +86,8 @@ class Conditionals:
             elif kind == "define":
                 d = re.match(r"(\w+)(\(?)\s*(.*)$", rest)
                 if d and not d.group(2):
-                    self.defines.setdefault(d.group(1), []).append(d.group(3).strip())
+                    self.defines.setdefault(d.group(1), []).append(
+                        (d.group(3).strip(), tuple(stack)))
         self.starts = [s for s, _ in self.lines]
 
     def branches_at(self, offset):
@@ -96,6 +99,19 @@ class Conditionals:
             else:
                 hi = mid - 1
         return list(self.lines[lo][1]) if self.lines else []
+
+    def first_branches(self, text):
+        """text with every line of a later branch of an #if chain (#elif,
+        #else) made blank, offsets kept: one compilation's view, in which
+        a function whose head each branch writes with its own brace has
+        one head and one brace."""
+        out = []
+        lines = text.split("\n")
+        for i, line in enumerate(lines):
+            branches = self.lines[i][1] if i < len(self.lines) else ()
+            later = any(b.index > 0 for b in branches)
+            out.append(" " * len(line) if later else line)
+        return "\n".join(out)
 
     def exclusive(self, a, b):
         """Whether offsets a and b are in different branches of one chain,
@@ -181,11 +197,15 @@ class Evaluator:
     def __init__(self, env, functions=None, defines=None):
         self.env, self.functions, self.defines = env, functions or {}, defines or {}
 
-    def evaluate(self, expr, depth=0):
+    depth = 0
+
+    def evaluate(self, expr, depth=None):
         """expr's value, or None when it depends on an unknown macro (or
         cannot be read)."""
         try:
-            self.tokens, self.pos, self.depth = tokenize(expr), 0, depth
+            if depth is not None:
+                self.depth = depth
+            self.tokens, self.pos = tokenize(expr), 0
             value = self.ternary()
             if self.pos != len(self.tokens):
                 return None
@@ -265,21 +285,43 @@ class Evaluator:
                 return args
             self.take(",")
 
+    def inner(self):
+        """An evaluator for the file's own macros, one level deeper."""
+        if self.depth >= 8:
+            raise RecursionError("macros nest too deep")
+        ev = Evaluator(self.env, self.functions, self.defines)
+        ev.depth = self.depth + 1
+        return ev
+
+    def file_defines(self, name):
+        """[(body, taken)] of the file's #defines of name, each with whether
+        the branches it sits in are taken (1, 0 or None)."""
+        return [(body, taken(branches, self.inner()))
+                for body, branches in self.defines.get(name, [])]
+
     def is_defined(self, name):
         if name in self.env:
             return int(self.env[name] is not False)
-        if name in self.defines:
+        seen = [t for _, t in self.file_defines(name)]
+        if any(t == 1 for t in seen):
             return 1
+        if all(t == 0 for t in seen):
+            # a macro the file never defines: only the file's own are known
+            return 0 if seen else None
         return None
 
     def value_of(self, name):
         if name in self.env:
             v = self.env[name]
             return 0 if v is False else v
-        body = self.defines.get(name)
-        if body and len(body) == 1 and self.depth < 8:
-            return Evaluator(self.env, self.functions, self.defines).evaluate(
-                body[0], self.depth + 1)
+        seen = self.file_defines(name)
+        if not seen:
+            return None
+        live = [body for body, t in seen if t != 0]
+        if not live:
+            return 0
+        if len(live) == 1 and all(t == 1 for b, t in seen if t != 0):
+            return self.inner().evaluate(live[0], self.depth + 1)
         return None
 
 

@@ -16,12 +16,13 @@ from .preprocessor import Conditionals
 
 OPERATIONS_RE = re.compile(r"\.\s*(?:unlocked_ioctl|compat_ioctl|locked_ioctl)\s*=\s*(\w+)")
 PROTOTYPE_RE = re.compile(r"^[^\n;{}#]*?\b(\w+)\s*\([^;{}]*\)\s*;", re.M)
-# the generators that define a function named by their first argument
+# the generators that define a function, or a BKL user's record, named by
+# their first argument
 GENERATOR_RE = re.compile(
     r"^[ \t]*(DEFINE_(?:BKL_IOCTL|BKL_COMPAT_IOCTL|BKL_UNLOCKED_IOCTL|BKL_IOCTL_GLOBAL|"
     r"BKL_IOCTL_EXPORT|BKL_IOCTL_EXPORT_GPL|LOCKED_IOCTL|LOCKED_COMPAT_IOCTL|"
-    r"LOCKED_IOCTL_INTERRUPTIBLE|LOCKED_COMPAT_IOCTL_INTERRUPTIBLE|GUARDED_IOCTL))"
-    r"\(\s*(\w+)\s*,", re.M)
+    r"LOCKED_IOCTL_INTERRUPTIBLE|LOCKED_COMPAT_IOCTL_INTERRUPTIBLE|GUARDED_IOCTL|"
+    r"BKL_USER|DRIVER_LOCK_USER))\(\s*(\w+)\s*,", re.M)
 EXTERNAL_GENERATORS = ("DEFINE_BKL_IOCTL_GLOBAL", "DEFINE_BKL_IOCTL_EXPORT",
                        "DEFINE_BKL_IOCTL_EXPORT_GPL")
 # what the shim's operations name: the layer defines them

@@ -29,7 +29,7 @@ open, and gets a verdict:
 """
 import re
 
-from bkl_users.csource import blank
+from bkl_users.csource import blank, functions
 
 from .csource import add_include, c99_designators, fops_bodies
 from .preprocessor import Conditionals, Evaluator, taken
@@ -43,12 +43,15 @@ def kernel_version(a, b, c=0):
 
 UNLOCKED_SINCE = kernel_version(2, 6, 11)
 IOCTL_UNTIL = kernel_version(2, 6, 36)
+# lock_kernel() and <linux/smp_lock.h> went in 2.6.39
+BKL_UNTIL = kernel_version(2, 6, 39)
 MACROS_UNTIL = kernel_version(5, 9, 0)
 # the kernels the layer is for
 TODAY = kernel_version(5, 9, 0)
 MACROS = ("HAVE_UNLOCKED_IOCTL", "HAVE_COMPAT_IOCTL")
 KERNEL_VERSION_RE = re.compile(r"KERNEL_VERSION\s*\(\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*\)")
-FIXED_VERSIONS = ((2, 6, 10), (2, 6, 11), (2, 6, 35), (2, 6, 36), (2, 6, 39), (3, 0, 0),
+FIXED_VERSIONS = ((2, 6, 10), (2, 6, 11), (2, 6, 35), (2, 6, 36), (2, 6, 38), (2, 6, 39),
+                  (3, 0, 0),
                   (5, 8, 0), (5, 9, 0), (6, 1, 0), (6, 12, 0))
 
 NEVER, OLD_ONLY, RESTORE, CONVERT, GAP = "never", "old-only", "restore", "convert", "gap"
@@ -98,6 +101,8 @@ FUNCTIONS = {"KERNEL_VERSION": kernel_version}
 class Site:
     """One .ioctl of a struct file_operations: its offset in the text, the
     handler it names, the branches it is in, and the verdict."""
+
+    word = "ioctl"
 
     def __init__(self, offset, handler, branches, shadow=None):
         self.offset, self.handler, self.branches = offset, handler, branches
@@ -201,10 +206,10 @@ def restore_macros(text, macros):
     return add_include(text, "linux/version.h")
 
 
-# An .ioctl that is left as it is hides from the semantic patch under this
-# spelling of its designator (no such word is in the file), and gets its
+# An .ioctl or a BKL call that is left as it is hides from the semantic
+# patches under another spelling (no such word is in the file), and gets its
 # own back afterwards.
-MASK = "i0ctl"
+MASKS = {"ioctl": "i0ctl", "lock_kernel": "l0ck_kernel", "unlock_kernel": "unl0ck_kernel"}
 IOCTL_DESIGNATOR_RE = re.compile(r"(?:\.\s*(ioctl)\s*=|^\s*(ioctl)\s*:)\s*(\w+)", re.M)
 UNLOCKED_DESIGNATOR_RE = re.compile(r"(?:\.\s*unlocked_ioctl\s*=|^\s*unlocked_ioctl\s*:)\s*(\w+)",
                                     re.M)
@@ -254,16 +259,85 @@ def prepare(text):
             text = c99
             sites, restore = assess(text)
     kept = [s for s in sites if s.verdict != CONVERT]
-    if kept and MASK in text:
-        raise RuntimeError("the file has the word %s, which bkl-migrate needs for itself: "
-                           "convert it by hand" % MASK)
-    for s in sorted(kept, key=lambda s: -s.offset):
-        text = text[:s.offset] + MASK + text[s.offset + len("ioctl"):]
-    notes = [s.why() for s in kept]
+    calls = [c for c in bkl_calls(text, bool(restore)) if c.verdict != CONVERT]
+    if (kept or calls) and any(m in text for m in MASKS.values()):
+        raise RuntimeError("the file has one of the words %s, which bkl-migrate needs for "
+                           "itself: convert it by hand" % ", ".join(sorted(MASKS.values())))
+    for s in sorted(kept + calls, key=lambda s: -s.offset):
+        word = s.word
+        text = text[:s.offset] + MASKS[word] + text[s.offset + len(word):]
+    notes = [s.why() for s in kept + calls]
     how = ["%s defined again for Linux 5.9 and later" % " and ".join(restore)] if restore else []
     return restore_macros(text, restore), notes, how
 
 
 def unmask(text):
-    """text with the .ioctl designators prepare() hid given back."""
-    return text.replace(MASK, "ioctl")
+    """text with the .ioctl designators and BKL calls prepare() hid given
+    back."""
+    for word, mask in MASKS.items():
+        text = text.replace(mask, word)
+    return text
+
+
+class Call:
+    """A lock_kernel() or unlock_kernel() call in a conditional: its offset,
+    the function it is in, and the branches it is in that the function's
+    head is not (its own #if inside the function)."""
+
+    def __init__(self, offset, word, function, branches, inner):
+        self.offset, self.word, self.function = offset, word, function
+        self.branches, self.inner = branches, inner
+        self.verdict = None
+
+    def why(self):
+        if self.verdict == NEVER:
+            return "nothing to do: %s() in %s is never built (#if 0)" % (self.word, self.function)
+        if self.verdict == OLD_ONLY:
+            return ("nothing to do: %s() in %s is built only for kernels before 2.6.39, which "
+                    "have the BKL" % (self.word, self.function))
+        return ("left: %s() in %s is under an #if of its own that today's kernels may take: "
+                "a conversion would take the BKL whatever the #if says: convert it by hand"
+                % (self.word, self.function))
+
+
+BKL_CALL_RE = re.compile(r"\b(lock_kernel|unlock_kernel)\s*\(\s*\)")
+
+
+def bkl_calls(text, restored):
+    """A Call for each lock_kernel()/unlock_kernel() of text inside an #if,
+    with its verdict: NEVER or OLD_ONLY when no kernel without the BKL
+    builds it, GAP (left) when it has an #if of its own inside its function
+    that today's kernels may take (hoisting it into a wrapper would take
+    the lock whatever that #if says), CONVERT else."""
+    code = blank(text)
+    if "lock_kernel" not in code:
+        return []
+    cond = Conditionals(text)
+    found = [m for m in BKL_CALL_RE.finditer(code) if cond.branches_at(m.start())]
+    if not found:
+        return []
+    # the functions of one compilation: braces of #if/#else heads balance
+    funcs = functions(blank(cond.first_branches(text)))
+    points = samples(text)
+    calls = []
+    for m in found:
+        name, head = "-", None
+        for fn, at, start, end in funcs:
+            if start <= m.start() < end:
+                name, head = fn, at
+        branches = cond.branches_at(m.start())
+        outer = set(cond.branches_at(head)) if head is not None else set()
+        call = Call(m.start(1), m.group(1), name, branches, [b for b in branches
+                                                            if b not in outer])
+        built = [v for v in points if taken(branches, Evaluator(
+            environment(v, restored), FUNCTIONS, cond.defines)) != 0]
+        if not built:
+            call.verdict = NEVER
+        elif all(v < BKL_UNTIL for v in built):
+            call.verdict = OLD_ONLY
+        elif call.inner:
+            call.verdict = GAP
+        else:
+            call.verdict = CONVERT
+        calls.append(call)
+    return calls

@@ -90,7 +90,8 @@ class PreprocessorTest(unittest.TestCase):
     def test_evaluator(self):
         ev = preprocessor.Evaluator({"LINUX_VERSION_CODE": versions.kernel_version(2, 6, 35),
                                      "GONE": False},
-                                    versions.FUNCTIONS, {"NEWER": ["LINUX_VERSION_CODE > 0x20623"]})
+                                    versions.FUNCTIONS,
+                                    {"NEWER": [("LINUX_VERSION_CODE > 0x20623", ())]})
         for expr, want in (("LINUX_VERSION_CODE < KERNEL_VERSION(2,6,36)", 1),
                            ("KERNEL_VERSION(2, 6, 35) <= LINUX_VERSION_CODE", 1),
                            ("(LINUX_VERSION_CODE > KERNEL_VERSION(2,6,35))", 0),
@@ -149,6 +150,14 @@ class VersionsTest(unittest.TestCase):
         sites = versions.ioctl_sites(text)
         versions.judge(text, sites)
         self.assertIn("built for Linux 2.6.36 and later kernels before 3.0,", sites[0].why())
+
+    def test_a_macro_of_the_file_defined_under_a_test(self):
+        # a vendor driver's indirection: USE_UNLOCKED_IOCTL only where the
+        # kernel defines HAVE_UNLOCKED_IOCTL as 1
+        text = ("#ifdef HAVE_UNLOCKED_IOCTL\n#if HAVE_UNLOCKED_IOCTL\n#define USE_UNLOCKED_IOCTL\n"
+                "#endif\n#endif\n" + FOPS % "#ifdef USE_UNLOCKED_IOCTL\n.unlocked_ioctl = u,\n"
+                "#else\n.ioctl = h,\n#endif")
+        self.assertEqual(verdicts(text), (["HAVE_UNLOCKED_IOCTL"], [versions.RESTORE]))
 
     def test_own_define(self):
         text = ("#ifndef HAVE_UNLOCKED_IOCTL\n#define HAVE_UNLOCKED_IOCTL 1\n#endif\n" +
@@ -299,11 +308,18 @@ class MultiVersionTest(FixtureTest):
                 "DEFINE_BKL_COMPAT_IOCTL(mvc_compat_ioctl)",
                 "mv_compat_bkl.c: converted: DEFINE_BKL_IOCTL(mvk_unlocked_ioctl), "
                 "DEFINE_BKL_COMPAT_IOCTL(mvk_compat_ioctl)",
-                "bkl-migrate: 15 file(s) scanned, 10 converted, 0 failed, 1 with something "
+                "mv_bkl_version.c: nothing to do: lock_kernel() in mvb_unlocked_ioctl is built "
+                "only for kernels before 2.6.39, which have the BKL",
+                "mv_bkl_config.c: left: lock_kernel() in mva_unlocked_ioctl is under an #if of "
+                "its own that today's kernels may take",
+                "mv_use_macro.c: converted: HAVE_UNLOCKED_IOCTL defined again",
+                "mv_include_ifdef.c: converted: DEFINE_BKL_IOCTL(mve_unlocked_ioctl)",
+                "bkl-migrate: 19 file(s) scanned, 14 converted, 0 failed, 3 with something "
                 "skipped or left"):
             self.assertIn("\n" + line, "\n" + out)
-        # nothing in comments or #if 0 is said to be left
-        self.assertEqual(out.count(": left: "), 1, out)
+        # nothing in comments or #if 0 is said to be left: the guard that
+        # reaches 2.6.36 and the two BKL calls under an #if of their own
+        self.assertEqual(out.count(": left: "), 3, out)
         rc, again = migrate("--tree", tree)
         self.assertEqual(tree_of(tree), tree_of(os.path.join(MULTIVERSION, "after")), again)
 
