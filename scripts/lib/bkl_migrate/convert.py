@@ -45,7 +45,7 @@ def convert(path, shim, driver_locks=False):
     compat = []
     # the tests of a driver written for many kernel versions: the old
     # .ioctl designators that today's kernels do not build are hidden
-    start, notes, how = versions.prepare(orig)
+    start, notes, how, in_place = versions.prepare(orig)
     # (handler, wrapper) of operations whose handler another file defines,
     # and the handlers that lost their inode argument here
     external, dropped = [], []
@@ -157,7 +157,9 @@ def convert(path, shim, driver_locks=False):
                                  "not be followed (%s)" % str(e)[:160])
         if annotate:
             before = read(work)
-            if ioctl_locks(before):
+            # not where a BKL call has an #if of its own inside its
+            # function: a wrapper would take the lock whatever it says
+            if ioctl_locks(before) and not in_place:
                 locked = before
                 try:
                     spatch(INLINE, work, ["patch"], log)

@@ -55,6 +55,10 @@ FIXED_VERSIONS = ((2, 6, 10), (2, 6, 11), (2, 6, 35), (2, 6, 36), (2, 6, 38), (2
                   (5, 8, 0), (5, 9, 0), (6, 1, 0), (6, 12, 0))
 
 NEVER, OLD_ONLY, RESTORE, CONVERT, GAP = "never", "old-only", "restore", "convert", "gap"
+# a BKL call under an #if of its own inside its function: annotated where it
+# is, never hoisted into a wrapper (which would take the lock whatever the
+# #if says)
+IN_PLACE = "in-place"
 # an .ioctl beside an .unlocked_ioctl of the same operations: the VFS never
 # called it (vfs_ioctl() took .unlocked_ioctl first), whatever the version
 SHADOWED = "shadowed"
@@ -246,11 +250,14 @@ def assess(text):
 
 def prepare(text):
     """What the file's preprocessor tests mean for its old .ioctl
-    designators: (text to convert, notes, what was done).  The .ioctl of a
+    designators and BKL calls: (text to convert, notes, what was done, the
+    functions whose BKL calls must stay where they are).  The .ioctl of a
     site that today's kernels do not build, or that the VFS never called, is
     hidden from the semantic patches (unmask() gives it back), and the
     macros a RESTORE site needs are defined again."""
     sites, restore = assess(text)
+    if not sites and "lock_kernel" not in text:
+        return text, [], [], []
     if restore:
         # a file that changes anyway loses gcc's "field:" designators, which
         # sparse calls obsolete
@@ -260,15 +267,18 @@ def prepare(text):
             sites, restore = assess(text)
     kept = [s for s in sites if s.verdict != CONVERT]
     calls = [c for c in bkl_calls(text, bool(restore)) if c.verdict != CONVERT]
+    in_place = sorted({c.function for c in calls if c.verdict == IN_PLACE})
+    notes = [c.why() for c in calls if c.verdict == IN_PLACE]
+    calls = [c for c in calls if c.verdict != IN_PLACE]
     if (kept or calls) and any(m in text for m in MASKS.values()):
         raise RuntimeError("the file has one of the words %s, which bkl-migrate needs for "
                            "itself: convert it by hand" % ", ".join(sorted(MASKS.values())))
     for s in sorted(kept + calls, key=lambda s: -s.offset):
         word = s.word
         text = text[:s.offset] + MASKS[word] + text[s.offset + len(word):]
-    notes = [s.why() for s in kept + calls]
+    notes += [s.why() for s in kept + calls]
     how = ["%s defined again for Linux 5.9 and later" % " and ".join(restore)] if restore else []
-    return restore_macros(text, restore), notes, how
+    return restore_macros(text, restore), notes, how, in_place
 
 
 def unmask(text):
@@ -295,9 +305,9 @@ class Call:
         if self.verdict == OLD_ONLY:
             return ("nothing to do: %s() in %s is built only for kernels before 2.6.39, which "
                     "have the BKL" % (self.word, self.function))
-        return ("left: %s() in %s is under an #if of its own that today's kernels may take: "
-                "a conversion would take the BKL whatever the #if says: convert it by hand"
-                % (self.word, self.function))
+        return ("note: %s() in %s is under an #if of its own: declared where it is "
+                "(DEFINE_BKL_USER()), not made a wrapper, which would take the BKL whatever "
+                "the #if says" % (self.word, self.function))
 
 
 BKL_CALL_RE = re.compile(r"\b(lock_kernel|unlock_kernel)\s*\(\s*\)")
@@ -306,7 +316,7 @@ BKL_CALL_RE = re.compile(r"\b(lock_kernel|unlock_kernel)\s*\(\s*\)")
 def bkl_calls(text, restored):
     """A Call for each lock_kernel()/unlock_kernel() of text inside an #if,
     with its verdict: NEVER or OLD_ONLY when no kernel without the BKL
-    builds it, GAP (left) when it has an #if of its own inside its function
+    builds it, IN_PLACE when it has an #if of its own inside its function
     that today's kernels may take (hoisting it into a wrapper would take
     the lock whatever that #if says), CONVERT else."""
     code = blank(text)
@@ -336,7 +346,7 @@ def bkl_calls(text, restored):
         elif all(v < BKL_UNTIL for v in built):
             call.verdict = OLD_ONLY
         elif call.inner:
-            call.verdict = GAP
+            call.verdict = IN_PLACE
         else:
             call.verdict = CONVERT
         calls.append(call)
