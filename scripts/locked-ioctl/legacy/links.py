@@ -73,7 +73,7 @@ def problems(stock, ours, module_of, layer):
         for s in sorted(syms.undefined - before):
             if s in layer:
                 continue
-            where = [d for d in definers.get(s, []) if d != f]
+            where = sorted(d for d in definers.get(s, []) if d != f)
             if not where:
                 out.append("%s needs %s, which no converted file defines" % (f, s))
             elif len(where) > 1:
