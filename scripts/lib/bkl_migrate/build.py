@@ -6,7 +6,6 @@ import re
 import subprocess
 
 
-
 def build_arch(build):
     """ARCH for make in a configured build directory."""
     if os.environ.get("ARCH"):

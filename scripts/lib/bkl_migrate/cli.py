@@ -126,7 +126,7 @@ def format_patch_check(tree, files, dry_run):
     dirty = subprocess.run(["git", "-C", tree, "status", "--porcelain", "--untracked-files=no",
                             "--"] + [os.path.relpath(f, tree) for f in files],
                            capture_output=True, text=True).stdout.split("\n")
-    dirty = [l[3:] for l in dirty if l.strip()]
+    dirty = [line[3:] for line in dirty if line.strip()]
     if dirty:
         raise UsageError("--format-patch: uncommitted changes in %s: commit or stash them "
                          "first; nothing changed" % ", ".join(dirty[:5]))
@@ -251,8 +251,8 @@ def report(results, tree, dry_run, original):
         skipped += any(n.startswith(("left:", "skipped:")) for n in r.notes)
         if r.how:
             converted += 1
-            print("%s: converted: %s%s" % (rel, ", ".join(r.how),
-                                            kconfig_note(f, r.how, tree, kconfigs)))
+            note = kconfig_note(f, r.how, tree, kconfigs)
+            print("%s: converted: %s%s" % (rel, ", ".join(r.how), note))
             plan[f] = (original(f), r.text)
         for n in r.notes:
             print("%s: %s" % (rel, n))

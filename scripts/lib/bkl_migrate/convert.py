@@ -246,10 +246,9 @@ def convert(path, shim, driver_locks=False):
     text = reflow_parameters(text, dropped, aligned_only=False)
     text = tabify_new_lines(orig, text)
     text = tidy_new_lines(orig, text)
-    renamed = [f for f in re.findall(r"^DEFINE_(?:BKL_UNLOCKED|LOCKED)_IOCTL\w*\(\w+,\s*(\w+_locked)[,)]",
-                                     text, re.M)
-               if not re.search(r"^DEFINE_(?:BKL_UNLOCKED|LOCKED)_IOCTL\w*\(\w+,\s*%s[,)]" % f, orig,
-                                re.M)]
+    wrapped_inner = r"^DEFINE_(?:BKL_UNLOCKED|LOCKED)_IOCTL\w*\(\w+,\s*%s[,)]"
+    renamed = [f for f in re.findall(wrapped_inner % r"(\w+_locked)", text, re.M)
+               if not re.search(wrapped_inner % f, orig, re.M)]
     text = wrap_long_heads(realign_parameters(text, renamed), renamed)
     text = align_designators(orig, text)
     # a file whose operations only name another file's wrapper needs no

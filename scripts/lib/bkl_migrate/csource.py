@@ -8,7 +8,6 @@ from bkl_users.csource import blank, functions
 from .preprocessor import Conditionals
 
 
-
 # Files worth running each patch on.
 HAS_IOCTL = re.compile(r"\.\s*ioctl\s*=|^\s*ioctl\s*:", re.M)
 

@@ -55,7 +55,8 @@ def resolve_groups(results, tree, paths, shim):
     """Convert each handler that the operations of other files name (pass 1
     left them pointing at its wrapper) once, in the file that defines it:
     DEFINE_BKL_IOCTL_GLOBAL() after the handler (DEFINE_BKL_IOCTL_EXPORT[_GPL]()
-    where the handler is exported), and its prototype beside the handler's in the headers that declare it
+    where the handler is exported), and its prototype beside the handler's in
+    the headers that declare it
     (with --shim, DEFINE_BKL_SHIM_USER() there and no prototype).  A group
     (that file, the headers, the files of the operations) is converted
     together or not at all.  Returns {handler: [the group's files]}."""

@@ -49,7 +49,7 @@ def realign_parameters(text, names):
             continue
         col = len(m.group(1).expandtabs(8))
         lines = m.group(2).split("\n")
-        lines[1:] = ["\t" * (col // 8) + " " * (col % 8) + l.lstrip() for l in lines[1:]]
+        lines[1:] = ["\t" * (col // 8) + " " * (col % 8) + line.lstrip() for line in lines[1:]]
         text = text[:m.start(2)] + "\n".join(lines) + text[m.end(2):]
     return text
 

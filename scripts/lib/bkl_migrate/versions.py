@@ -337,8 +337,8 @@ def bkl_calls(text, restored):
                 name, head = fn, at
         branches = cond.branches_at(m.start())
         outer = set(cond.branches_at(head)) if head is not None else set()
-        call = Call(m.start(1), m.group(1), name, branches, [b for b in branches
-                                                            if b not in outer])
+        call = Call(m.start(1), m.group(1), name, branches,
+                    [b for b in branches if b not in outer])
         built = [v for v in points if taken(branches, Evaluator(
             environment(v, restored), FUNCTIONS, cond.defines)) != 0]
         if not built:

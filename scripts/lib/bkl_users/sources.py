@@ -53,8 +53,8 @@ def scan_file(path, rel, kbuild, records):
     with open(path, errors="replace") as f:
         text = f.read()
     # a file-scope mutex is worth a look only beside the operations
-    if not USES_RE.search(text) and not (DEFINE_MUTEX_RE.search(text)
-                                              and ENTRY_RE.search(text)):
+    if not USES_RE.search(text) and not (DEFINE_MUTEX_RE.search(text) and
+                                         ENTRY_RE.search(text)):
         return
     code = blank(text)
     # Macro arguments as the preprocessor sees them: comments gone, strings

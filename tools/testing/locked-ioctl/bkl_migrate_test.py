@@ -61,7 +61,7 @@ class PreprocessorTest(unittest.TestCase):
             "int d;\n")                         # 11
 
     def offset(self, line):
-        return len("".join(l + "\n" for l in self.TEXT.split("\n")[:line - 1]))
+        return len("".join(text + "\n" for text in self.TEXT.split("\n")[:line - 1]))
 
     def test_branches(self):
         cond = preprocessor.Conditionals(self.TEXT)
@@ -171,8 +171,8 @@ class VersionsTest(unittest.TestCase):
         self.assertTrue(out.startswith("#include <linux/fs.h>\n#include <linux/version.h>\n\n"
                                        "/*\n"), out)
         self.assertIn("#if KERNEL_VERSION(5, 9, 0) <= LINUX_VERSION_CODE\n", out)
-        self.assertIn("#ifndef HAVE_UNLOCKED_IOCTL\n#define HAVE_UNLOCKED_IOCTL 1\n#endif\n#endif\n\n"
-                      "static const", out)
+        self.assertIn("#ifndef HAVE_UNLOCKED_IOCTL\n#define HAVE_UNLOCKED_IOCTL 1\n#endif\n"
+                      "#endif\n\nstatic const", out)
 
     def test_restore_before_the_outer_if(self):
         text = ("#ifdef __KERNEL__\n#ifdef HAVE_UNLOCKED_IOCTL\nint u;\n#endif\n#endif\n")
@@ -381,11 +381,13 @@ class InvocationTest(FixtureTest):
 
     def test_forms(self):
         forms = (
-            ("relative, from inside, --tree absolute", lambda t: (t, ["--tree", t] + list(GROUP_FILES))),
+            ("relative, from inside, --tree absolute",
+             lambda t: (t, ["--tree", t] + list(GROUP_FILES))),
             ("absolute, ./ and twice", lambda t: (self.tmp, [
                 "--tree", t, os.path.join(t, "grp_core.c"), "./tree/grp_core.c",
                 "tree/grp_dev.c", os.path.join(t, ".", "grp_core.h"), "tree/grp_dev.c"])),
-            ("relative to --tree from elsewhere", lambda t: ("/", ["--tree", t] + list(GROUP_FILES))),
+            ("relative to --tree from elsewhere",
+             lambda t: ("/", ["--tree", t] + list(GROUP_FILES))),
             ("a directory and its files", lambda t: (t, ["--tree", ".", ".", "grp_core.c"])),
             ("through a link", lambda t: (self.tmp, [
                 "--tree", t, os.path.join(self.tmp, "link", "grp_core.c"),
