@@ -74,7 +74,7 @@ from .build import build_check
 from .cocci import check_spatch
 from .convert import convert
 from .files import TreeWrites, canonical, diff, read
-from .groups import resolve_dropped, resolve_groups
+from .groups import resolve_dropped, resolve_groups, resolve_restores
 from .kconfig import add_depends_on_bkl, find_kconfig, kconfig_symbol, needs_bkl
 from .selfcheck import check as self_check
 
@@ -309,6 +309,7 @@ def main(argv):
     results = convert_all(files, args, tree)
     groups = resolve_groups(results, tree, paths, args.shim)
     groups.update(resolve_dropped(results, files))
+    groups.update(resolve_restores(results, paths))
     writes = None if args.dry_run else TreeWrites(tree, args.backup)
     if writes and args.build:
         build_check(args.build, results, groups, writes, tree)

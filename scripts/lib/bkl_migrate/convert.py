@@ -30,12 +30,15 @@ from .style import (
 class Converted:
     """What convert() made of one file: its new text, what was done (the
     generators added), what to look at, the (handler, wrapper) pairs whose
-    handler another file defines (see Groups) and the handlers that lost
-    their inode argument (their prototypes in headers change too)."""
+    handler another file defines (see Groups), the handlers that lost
+    their inode argument (their prototypes in headers change too) and the
+    macros it defines again (the driver's other files get them too)."""
 
-    def __init__(self, text, how, notes, external=(), dropped=()):
+    def __init__(self, text, how, notes, external=(), dropped=(), restored=()):
         self.text, self.how, self.notes = text, list(how), list(notes)
         self.external, self.dropped = list(external), list(dropped)
+        # the macros of versions.MACROS defined again in it
+        self.restored = list(restored)
 
 
 def convert(path, shim, driver_locks=False):
@@ -45,7 +48,8 @@ def convert(path, shim, driver_locks=False):
     compat = []
     # the tests of a driver written for many kernel versions: the old
     # .ioctl designators that today's kernels do not build are hidden
-    start, notes, how, in_place = versions.prepare(orig)
+    start, notes, restored, in_place = versions.prepare(orig)
+    how = [versions.restored_how(restored)] if restored else []
     # (handler, wrapper) of operations whose handler another file defines,
     # and the handlers that lost their inode argument here
     external, dropped = [], []
@@ -58,7 +62,9 @@ def convert(path, shim, driver_locks=False):
     annotate = HAS_LOCK_KERNEL.search(start)
     if not pushdown and not wrapper and not annotate and not pushdown_mutexes(start):
         text = versions.unmask(start)
-        return Converted(text, how if text != orig else [], sorted(set(notes)))
+        if text == orig:
+            return Converted(orig, [], sorted(set(notes)))
+        return Converted(text, how, sorted(set(notes)), restored=restored)
     # the old handlers that now run under the BKL: {handler: generator}
     wrapped = {}
     with tempfile.TemporaryDirectory(prefix="bkl-migrate.") as tmp:
@@ -224,7 +230,7 @@ def convert(path, shim, driver_locks=False):
     if text == orig:
         return Converted(orig, [], notes)
     # what prepare() did (the macros defined again) comes first
-    restored = list(how)
+    prepared_how = list(how)
     for gen in ("DEFINE_BKL_IOCTL", "DEFINE_BKL_COMPAT_IOCTL", "DEFINE_BKL_UNLOCKED_IOCTL",
                 "DEFINE_BKL_SHIM_USER",
                 "DEFINE_BKL_USER", "DEFINE_LOCKED_IOCTL", "DEFINE_LOCKED_IOCTL_INTERRUPTIBLE",
@@ -253,9 +259,9 @@ def convert(path, shim, driver_locks=False):
     text = align_designators(orig, text)
     # a file whose operations only name another file's wrapper needs no
     # header of ours; with the shim it names deprecated_ioctl
-    if (how[len(restored):] or not external or shim) and text != versions.unmask(start):
+    if (how[len(prepared_how):] or not external or shim) and text != versions.unmask(start):
         text = add_include(text)
     # nor blank lines at the end of the file, where the function was last
     if orig.endswith("\n") and not orig.endswith("\n\n"):
         text = text.rstrip("\n") + "\n"
-    return Converted(text, how, sorted(set(notes)), external, dropped)
+    return Converted(text, how, sorted(set(notes)), external, dropped, restored)

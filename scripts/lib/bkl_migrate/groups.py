@@ -1,16 +1,20 @@
 # SPDX-License-Identifier: GPL-2.0
 """Changes that span files: a handler that several files' operations share
-(converted where it is defined, declared in its headers), and the
-prototypes of a handler that lost its inode argument."""
+(converted where it is defined, declared in its headers), the prototypes
+of a handler that lost its inode argument, and HAVE_UNLOCKED_IOCTL and
+HAVE_COMPAT_IOCTL defined again in every file that tests them once one
+file of the run needs them (versions.py)."""
 import os
 import re
 import subprocess
 
 from bkl_users.csource import blank
 
+from . import versions
 from .convert import Converted
 from .csource import add_include, definition_re, insert_after_export, prototypes, wrapper_prototype
-from .files import read
+from .files import canonical, read
+from .preprocessor import Conditionals
 from .style import reflow_parameters
 
 
@@ -27,7 +31,7 @@ def grep_files(tree, names, exts):
     cmd += ["--include=*" + e for e in exts] + [tree]
     out = subprocess.run(cmd, stdout=subprocess.PIPE, text=True, errors="surrogateescape",
                          check=False).stdout
-    return sorted(set(os.path.normpath(line) for line in out.splitlines()))
+    return sorted(set(canonical(line) for line in out.splitlines()))
 
 
 def in_scope(path, paths):
@@ -189,3 +193,42 @@ def resolve_dropped(results, files):
             record_change(results, hdr, text,
                           "prototype of %s without its inode" % ", ".join(r.dropped))
     return groups
+
+
+def resolve_restores(results, paths):
+    """Once one file of the run has HAVE_UNLOCKED_IOCTL or HAVE_COMPAT_IOCTL
+    defined again, every C file or header among paths that tests that macro
+    and does not define it gets it too: a driver's files must agree on
+    them (comedi's compat32.c defines comedi_compat_ioctl() under
+    HAVE_COMPAT_IOCTL for comedi_fops.c's operations).  Returns
+    {file: [file]} for each file changed so."""
+    macros = [m for m in versions.MACROS if any(
+        isinstance(r, Converted) and m in r.restored for r in results.values())]
+    if not macros:
+        return {}
+    files = set()
+    for p in paths:
+        if os.path.isdir(p):
+            files |= set(grep_files(p, macros, (".c", ".h")))
+        elif p.endswith((".c", ".h")):
+            files.add(canonical(p))
+    changed = {}
+    for f in sorted(files):
+        if isinstance(results.get(f), Exception):
+            continue
+        text = current(results, f)
+        cond = Conditionals(text)
+        need = [m for m in macros if cond.tests(m) and m not in cond.defines]
+        if not need:
+            continue
+        try:
+            new = versions.restore_macros(text, need)
+        except RuntimeError as e:
+            results[f] = RuntimeError("%s is needed here too, as in the other files of the "
+                                      "run: %s" % (" and ".join(need), e))
+            continue
+        record_change(results, f, new,
+                      versions.restored_how(need) + " (as the other files of the run)")
+        results[f].restored += need
+        changed[f] = [f]
+    return changed

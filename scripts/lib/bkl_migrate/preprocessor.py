@@ -89,6 +89,28 @@ class Conditionals:
                     self.defines.setdefault(d.group(1), []).append(
                         (d.group(3).strip(), tuple(stack)))
         self.starts = [s for s, _ in self.lines]
+        self.drop_include_guard(lines)
+
+    def drop_include_guard(self, lines):
+        """A header's include guard (#ifndef X, #define X, ... #endif around
+        the whole file) is file scope, not a branch."""
+        code = [(i, line.strip()) for i, line in enumerate(lines) if line.strip()]
+        if len(code) < 3:
+            return
+        first = re.match(r"#\s*ifndef\s+(\w+)$", code[0][1])
+        second = re.match(r"#\s*define\s+(\w+)\s*$", code[1][1])
+        if not first or not second or first.group(1) != second.group(1) or \
+           not re.match(r"#\s*endif\b", code[-1][1]):
+            return
+        guard = self.lines[code[1][0]][1]
+        if len(guard) != 1 or any(guard[0] not in branches[:1]
+                                  for _, branches in self.lines[code[0][0] + 1:code[-1][0]]):
+            return
+        self.lines = [(s, tuple(b for b in branches if b is not guard[0]))
+                      for s, branches in self.lines]
+        for name, defs in self.defines.items():
+            self.defines[name] = [(body, tuple(b for b in branches if b is not guard[0]))
+                                  for body, branches in defs]
 
     def branches_at(self, offset):
         lo, hi = 0, len(self.starts) - 1

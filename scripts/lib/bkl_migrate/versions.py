@@ -250,8 +250,8 @@ def assess(text):
 
 def prepare(text):
     """What the file's preprocessor tests mean for its old .ioctl
-    designators and BKL calls: (text to convert, notes, what was done, the
-    functions whose BKL calls must stay where they are).  The .ioctl of a
+    designators and BKL calls: (text to convert, notes, the macros defined
+    again, the functions whose BKL calls must stay where they are).  The .ioctl of a
     site that today's kernels do not build, or that the VFS never called, is
     hidden from the semantic patches (unmask() gives it back), and the
     macros a RESTORE site needs are defined again."""
@@ -277,8 +277,12 @@ def prepare(text):
         word = s.word
         text = text[:s.offset] + MASKS[word] + text[s.offset + len(word):]
     notes += [s.why() for s in kept + calls]
-    how = ["%s defined again for Linux 5.9 and later" % " and ".join(restore)] if restore else []
-    return restore_macros(text, restore), notes, how, in_place
+    return restore_macros(text, restore), notes, restore, in_place
+
+
+def restored_how(macros):
+    """What the summary says of macros defined again."""
+    return "%s defined again for Linux 5.9 and later" % " and ".join(macros)
 
 
 def unmask(text):

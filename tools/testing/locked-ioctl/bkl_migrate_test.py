@@ -74,6 +74,15 @@ class PreprocessorTest(unittest.TestCase):
         self.assertFalse(cond.exclusive(self.offset(3), self.offset(11)))
         self.assertTrue(cond.tests("B") and cond.tests("A") and not cond.tests("C"))
 
+    def test_include_guard_is_file_scope(self):
+        text = "/* x */\n#ifndef _X_H\n#define _X_H\n#include <a.h>\n#ifdef A\nint a;\n#endif\n#endif\n"
+        cond = preprocessor.Conditionals(text)
+        self.assertEqual(cond.branches_at(text.index("#include")), [])
+        self.assertEqual([b.expr for b in cond.branches_at(text.index("int a"))], ["A"])
+        # not a guard: code after its #endif
+        cond = preprocessor.Conditionals(text + "int b;\n")
+        self.assertEqual(len(cond.branches_at(text.index("#include"))), 1)
+
     def test_branch_conditions(self):
         cond = preprocessor.Conditionals(self.TEXT)
         elif_ = cond.branches_at(self.offset(6))[0]
@@ -314,7 +323,9 @@ class MultiVersionTest(FixtureTest):
                 "its own: declared where it is (DEFINE_BKL_USER()), not made a wrapper",
                 "mv_use_macro.c: converted: HAVE_UNLOCKED_IOCTL defined again",
                 "mv_include_ifdef.c: converted: DEFINE_BKL_IOCTL(mve_unlocked_ioctl)",
-                "bkl-migrate: 19 file(s) scanned, 14 converted, 0 failed, 2 with something "
+                "mv_split.h: converted: HAVE_COMPAT_IOCTL defined again for Linux 5.9 and "
+                "later (as the other files of the run)",
+                "bkl-migrate: 21 file(s) scanned, 16 converted, 0 failed, 2 with something "
                 "skipped or left"):
             self.assertIn("\n" + line, "\n" + out)
         # nothing in comments or #if 0 is said to be left: only the guard
