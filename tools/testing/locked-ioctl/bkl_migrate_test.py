@@ -75,7 +75,8 @@ class PreprocessorTest(unittest.TestCase):
         self.assertTrue(cond.tests("B") and cond.tests("A") and not cond.tests("C"))
 
     def test_include_guard_is_file_scope(self):
-        text = "/* x */\n#ifndef _X_H\n#define _X_H\n#include <a.h>\n#ifdef A\nint a;\n#endif\n#endif\n"
+        text = ("/* x */\n#ifndef _X_H\n#define _X_H\n#include <a.h>\n#ifdef A\nint a;\n"
+                "#endif\n#endif\n")
         cond = preprocessor.Conditionals(text)
         self.assertEqual(cond.branches_at(text.index("#include")), [])
         self.assertEqual([b.expr for b in cond.branches_at(text.index("int a"))], ["A"])
