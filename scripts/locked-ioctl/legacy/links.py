@@ -3,8 +3,8 @@
 each file alone cannot see a wrapper that a header declares and no file
 defines any more (the lost edit of dvbdev.c).  From the objects (nm), every
 symbol that a converted object needs and the stock one did not is defined
-by another converted object or exported by the layer, and exported where
-the two objects go into different modules."""
+by another converted object, or exported by the layer or by the kernel
+itself, and exported where the two objects go into different modules."""
 import os
 import re
 import subprocess
@@ -29,10 +29,12 @@ class Symbols:
             name, kind = m.groups()
             if kind == "U":
                 self.undefined.add(name)
-            elif kind.isupper():
+                continue
+            # the export table's entries are local symbols
+            if name.startswith("__ksymtab_"):
+                self.exported.add(name[len("__ksymtab_"):])
+            if kind.isupper():
                 self.defined.add(name)
-                if name.startswith("__ksymtab_"):
-                    self.exported.add(name[len("__ksymtab_"):])
 
 
 def objects(build, files):
@@ -43,6 +45,18 @@ def objects(build, files):
         if f.endswith(".c") and os.path.isfile(obj):
             out[f] = Symbols(obj)
     return out
+
+
+def kernel_exports(tree):
+    """The symbols the tree's own C sources export (EXPORT_SYMBOL*(),
+    EXPORT_PER_CPU_SYMBOL*()): what a converted object may need of the
+    kernel, mutex_lock() or current_task through the layer's inline
+    functions."""
+    out = subprocess.run(["grep", "-rhoE", "--include=*.c",
+                          r"EXPORT_(PER_CPU_)?SYMBOL(_GPL)?\(\s*\w+\s*\)", tree],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                         errors="replace", check=False).stdout
+    return set(re.findall(r"\(\s*(\w+)\s*\)", out))
 
 
 def layer_exports(repo):
@@ -60,9 +74,10 @@ def layer_exports(repo):
 
 def problems(stock, ours, module_of, layer):
     """Lines that name each symbol a converted object newly needs and that
-    no converted object defines (nor the layer exports), or that another
-    module defines without exporting.  stock, ours: {file: Symbols};
-    module_of(file): the module the file goes into."""
+    no converted object defines (nor the layer or the kernel exports; layer:
+    those names), or that another module defines without exporting.
+    stock, ours: {file: Symbols}; module_of(file): the module the file goes
+    into."""
     definers = {}
     for f, syms in ours.items():
         for s in syms.defined:
