@@ -54,13 +54,20 @@ LOCKED_IOCTL_RE = re.compile(r"\.\s*locked_ioctl\s*=\s*(\w+)")
 UNLOCKED_IOCTL_RE = re.compile(r"\.\s*(?:unlocked|compat)_ioctl\s*=\s*(\w+)")
 
 
-# What a file that uses the BKL or the layer must contain; grep runs it
-# with DEFINE_MUTEX too, for the candidates (scan_file() sorts them out).
-USES_RE = re.compile(r"DEFINE_(BKL|LOCKED|GUARDED|DRIVER_LOCK)_|lock_kernel|cycle_kernel_lock|"
-                     r"locked_ioctl|unlocked_ioctl")
+# What a file that uses the BKL or the layer must contain: words, which
+# Python finds with "in" many times faster than an alternation of them.
+USES_WORDS = ("DEFINE_BKL_", "DEFINE_LOCKED_", "DEFINE_GUARDED_", "DEFINE_DRIVER_LOCK_",
+              "lock_kernel", "cycle_kernel_lock", "locked_ioctl", "unlocked_ioctl")
 
 
-PREFILTER = USES_RE.pattern + "|DEFINE_MUTEX"
+# What grep lets through: those words ("locked_ioctl" finds "unlocked_ioctl"
+# too) and DEFINE_MUTEX, for the candidates (scan_file() sorts them out).
+# grep finds fixed strings faster than an alternation (by a third, over a
+# whole tree); PREFILTER is the same as an extended regular expression.
+PREFILTER_WORDS = tuple(w for w in USES_WORDS if w != "unlocked_ioctl") + ("DEFINE_MUTEX",)
+
+
+PREFILTER = "|".join(PREFILTER_WORDS)
 
 
 # The operations the BKL serialised, which its 2010 pushdown gave a file-scope

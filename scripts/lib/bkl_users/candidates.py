@@ -34,6 +34,41 @@ def whole_body_lock(body, global_mutexes):
     return name
 
 
+STRUCT_MUTEX_RE = re.compile(r"struct\s+mutex\s+(\w+)\s*;")
+
+
+def at_line_start(code, start):
+    """Are there only blanks between the start of its line and start?"""
+    return not code[code.rfind("\n", 0, start) + 1:start].strip(" \t")
+
+
+def file_scope_struct_mutexes(code):
+    """The names of "[static] struct mutex name;" at the start of a line (a
+    file-scope definition, as kernel style indents the members of a struct).
+    Found by the literal "struct", the start of the line checked backwards:
+    faster than a pattern tried at the start of every line."""
+    names = set()
+    for m in STRUCT_MUTEX_RE.finditer(code):
+        start = m.start()
+        if not at_line_start(code, start):
+            i = start
+            while i > 0 and code[i - 1].isspace():
+                i -= 1
+            if i == start or i < 6 or code[i - 6:i] != "static" or \
+               not at_line_start(code, i - 6):
+                continue
+        names.add(m.group(1))
+    return names
+
+
+def functions_of(code, funcs):
+    """functions(code), given as its result, or as a function that makes it
+    when first needed (most files return before they need it), or not."""
+    if funcs is None:
+        return functions(code)
+    return funcs() if callable(funcs) else funcs
+
+
 def candidates(code, funcs=None):
     """(function, offset of its name, "&lock") of every ioctl in blanked code
     that holds one global mutex from its start to its return."""
@@ -42,18 +77,25 @@ def candidates(code, funcs=None):
         return []
     global_mutexes = {m.group(1) for m in DEFINE_MUTEX_ANY_RE.finditer(code)
                       if word_at(code, m)}
-    # [ \t]*, not \s*: that would try every blank line before every line
-    global_mutexes |= set(re.findall(r"^[ \t]*(?:static\s+)?struct\s+mutex\s+(\w+)\s*;",
-                                     code, re.M))
+    global_mutexes |= file_scope_struct_mutexes(code)
     if not global_mutexes:
         return []
     found = []
-    for name, at, start, end in (funcs if funcs is not None else functions(code)):
+    for name, at, start, end in functions_of(code, funcs):
         if name in ioctls:
             lock = whole_body_lock(code[start + 1:end], global_mutexes)
             if lock:
                 found.append((name, at, "&" + lock))
     return found
+
+
+# A line that defines a mutex, or a generator's user
+DEFINITION_RE = re.compile(r"^[ \t]*(?:static\s+)?(?:DEFINE_MUTEX|%s)\s*\("
+                           % "|".join(GENERATORS), re.M)
+
+
+# The name of a function called
+CALL_RE = re.compile(r"\b(\w+)\s*\(")
 
 
 def pushdown_locks(code, funcs=None):
@@ -65,10 +107,10 @@ def pushdown_locks(code, funcs=None):
     the same function, and that no other code names.  A mutex that probe()
     or a registration function takes too, or that is tried, is the
     driver's own design, not the BKL's place."""
-    mutexes = set(DEFINE_MUTEX_RE.findall(code))
+    mutexes = set(DEFINE_MUTEX_RE.findall(code)) if "DEFINE_MUTEX" in code else None
     if not mutexes:
         return []
-    funcs = funcs if funcs is not None else functions(code)
+    funcs = functions_of(code, funcs)
     bodies = {}
     for name, _, start, end in funcs:
         bodies.setdefault(name, []).append((start, end))
@@ -76,10 +118,8 @@ def pushdown_locks(code, funcs=None):
     scope = set(entry)
     for fn in entry:
         for start, end in bodies[fn]:
-            scope |= set(re.findall(r"\b(\w+)\s*\(", code[start:end])) & set(bodies)
+            scope |= set(CALL_RE.findall(code, start, end)) & set(bodies)
     spans = [(start, end) for fn in scope for start, end in bodies[fn]]
-    generators = re.compile(r"^[ \t]*(?:static\s+)?(?:DEFINE_MUTEX|%s)\s*\("
-                            % "|".join(GENERATORS), re.M)
     found, calls_of = [], None
     for lk in sorted(mutexes):
         # every mention in a function of the scope, or a definition
@@ -88,7 +128,7 @@ def pushdown_locks(code, funcs=None):
             if not word_at(code, m) or any(s <= m.start() < e for s, e in spans):
                 continue
             line = code.rfind("\n", 0, m.start()) + 1
-            if not generators.match(code, line):
+            if not DEFINITION_RE.match(code, line):
                 ok = False
                 break
         if not ok:

@@ -1,73 +1,138 @@
 # SPDX-License-Identifier: GPL-2.0
 """The records of a source tree: the files grep lets through, each scanned
 for the layer's generators, unannotated BKL calls and candidates."""
+import itertools
 import multiprocessing
 import os
+import re
 import shutil
 import subprocess
 
 from . import UsageError
 from .api import (
     DEFINE_MUTEX_RE, ENTRY_RE, GENERATORS, GENERATOR_RE, LAYER_FILES, LOCKED_IOCTL_RE,
-    PREFILTER, UNANNOTATED_CALLS, UNANNOTATED_RE, UNLOCKED_IOCTL_RE, USES_RE)
+    PREFILTER_WORDS, UNANNOTATED_CALLS, UNANNOTATED_RE, UNLOCKED_IOCTL_RE, USES_WORDS)
 from .candidates import candidates, pushdown_locks
 from .csource import (
     COMMENT_RE, blank, blank_match, enclosing, functions, split_args, stringify, word_at)
 from .kbuild import Kbuild, find_root
 
 
-def grep_dir(d, pattern, globs):
-    """The files under d, named like one of globs, that match the extended
-    regular expression pattern.  git grep --no-index searches with a thread
-    per CPU (and needs no repository); grep -r, with one, is the fallback."""
+def grep_command(d, pattern, globs):
+    """The command that lists, NUL-terminated, the files under d named like
+    one of globs that match pattern: an extended regular expression, or a
+    tuple of fixed strings.  git grep --no-index searches with a thread per
+    CPU (and needs no repository); grep -r, with one, is the fallback."""
+    fixed = not isinstance(pattern, str)
+    patterns = [a for p in pattern for a in ("-e", p)] if fixed else ["-e", pattern]
     if shutil.which("git"):
-        proc = subprocess.run(
-            ["git", "grep", "--no-index", "-l", "-z", "-E", "-e", pattern, "--"]
-            + list(globs), cwd=d, stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL, check=False)
-        if proc.returncode in (0, 1):
-            return [os.path.join(d, f) for f in
-                    proc.stdout.decode(errors="surrogateescape").split("\0") if f]
-    proc = subprocess.run(
-        ["grep", "-rlZE"] + ["--include=" + g for g in globs] + [pattern, d],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, check=False)
+        return ["git", "grep", "--no-index", "-l", "-z", "-F" if fixed else "-E"] + \
+            patterns + ["--"] + list(globs), d
+    return ["grep", "-rlZ", "-F" if fixed else "-E"] + ["--include=" + g for g in globs] + \
+        patterns + [d], None
+
+
+def grep_stream(d, pattern, globs):
+    """Each file grep_command() lists, as grep finds it."""
+    cmd, cwd = grep_command(d, pattern, globs)
+    with subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE,
+                          stderr=subprocess.DEVNULL) as proc:
+        rest = b""
+        for chunk in iter(lambda: proc.stdout.read1(65536), b""):
+            names = (rest + chunk).split(b"\0")
+            rest = names.pop()
+            for name in names:
+                name = name.decode(errors="surrogateescape")
+                yield os.path.join(d, name) if cwd else name
+        proc.wait()
     if proc.returncode not in (0, 1):
-        raise UsageError("grep failed on " + d)
-    return [f for f in proc.stdout.decode(errors="surrogateescape").split("\0") if f]
+        raise UsageError("%s failed on %s" % (cmd[0], d))
 
 
-def candidate_files(paths, pattern=PREFILTER, globs=("*.c", "*.h")):
+def grep_dir(d, pattern, globs):
+    """The files grep_command() lists, all at once."""
+    return list(grep_stream(d, pattern, globs))
+
+
+def candidate_stream(paths, pattern=PREFILTER_WORDS, globs=("*.c", "*.h")):
     """The files given, and those under the directories given that match
-    the extended regular expression pattern: grep is much faster than
-    Python at ruling the others out.  scripts/bkl-migrate uses it too."""
-    files = []
+    pattern, each once, as grep finds them: grep is much faster than Python
+    at ruling the others out."""
+    seen = set()
     for p in paths:
-        if os.path.isdir(p):
-            files += [os.path.normpath(f) for f in grep_dir(p, pattern, globs)]
-        else:
-            files.append(p)
-    return sorted(set(files))
+        found = grep_stream(p, pattern, globs) if os.path.isdir(p) else (p,)
+        for f in found:
+            f = os.path.normpath(f)
+            if f not in seen:
+                seen.add(f)
+                yield f
+
+
+def candidate_files(paths, pattern=PREFILTER_WORDS, globs=("*.c", "*.h")):
+    """candidate_stream(), sorted.  scripts/bkl-migrate uses it too."""
+    return sorted(candidate_stream(paths, pattern, globs))
+
+
+# USES_WORDS as scan_file() tries them: the likeliest first, and without
+# "unlocked_ioctl", which "locked_ioctl" finds.
+USES_TESTED = ("locked_ioctl",) + tuple(w for w in USES_WORDS if "locked_ioctl" not in w)
+
+
+def other_uses(text):
+    """Does text hold a word of USES_RE besides "unlocked_ioctl", which alone
+    makes no record (only a candidate could come of it)?"""
+    return any(w in text for w in USES_WORDS if "locked_ioctl" not in w) or \
+        text.count("locked_ioctl") > text.count("unlocked_ioctl")
+
+
+def could_be_candidate(text):
+    """Could a function of text (not yet blanked) be a candidate?  Each kind
+    takes a mutex with mutex_lock*(): pushdown_locks() one of a DEFINE_MUTEX()
+    at the start of a line, candidates() a file-scope mutex (of DEFINE_MUTEX()
+    or "struct mutex name;") in an .unlocked_ioctl or .compat_ioctl.
+    Blanking only turns characters into spaces, so text holds whatever its
+    blanked code holds (bar a comment between two words of one of those);
+    this rules out half the files before they are blanked and parsed."""
+    if "mutex_lock" not in text:
+        return False
+    has_define = "DEFINE_MUTEX" in text
+    return bool(has_define and DEFINE_MUTEX_RE.search(text)) or bool(
+        UNLOCKED_IOCTL_RE.search(text) and (has_define or STRUCT_MUTEX_RE.search(text)))
+
+
+STRUCT_MUTEX_RE = re.compile(r"struct\s+mutex\s+\w+\s*;")
 
 
 def scan_file(path, rel, kbuild, records):
     with open(path, errors="replace") as f:
         text = f.read()
-    # a file-scope mutex is worth a look only beside the operations
-    if not USES_RE.search(text) and not (DEFINE_MUTEX_RE.search(text) and
-                                         ENTRY_RE.search(text)):
+    # Words first, then patterns: "in" is many times faster than a search
+    # for an alternation.  A file-scope mutex is worth a look only beside
+    # the operations.
+    uses = any(w in text for w in USES_TESTED)
+    if not uses and not ("DEFINE_MUTEX" in text and DEFINE_MUTEX_RE.search(text) and
+                         ENTRY_RE.search(text)):
+        return
+    if not (uses and other_uses(text)) and not could_be_candidate(text):
         return
     code = blank(text)
     # Macro arguments as the preprocessor sees them: comments gone, strings
     # kept; made for the first generator, as most files have none.
     args_text = None
-    config, module = ("", "-") if rel.endswith(".h") else kbuild.lookup(rel)
-    # as KBUILD_MODNAME spells it, so that the registry's names are the same
-    module = module if module == "-" else module.replace("-", "_")
+    # what builds the file: looked up for the first record, as most files
+    # have none
+    built_by = []
 
     def line_of(offset):
         return text.count("\n", 0, offset) + 1
 
     def add(kind, name, offset, handler, lock):
+        if not built_by:
+            built_by.extend(("", "-") if rel.endswith(".h") else kbuild.lookup(rel))
+            # as KBUILD_MODNAME spells it, so that the registry's names are the same
+            if built_by[1] != "-":
+                built_by[1] = built_by[1].replace("-", "_")
+        config, module = built_by
         records.append({
             "kind": kind, "name": "%s:%s" % (module, name), "file": rel,
             "line": line_of(offset), "handler": handler, "lock": lock,
@@ -100,21 +165,23 @@ def scan_file(path, rel, kbuild, records):
 
     if rel in LAYER_FILES:
         return
-    funcs = None
+    parsed = []
+
+    def funcs():
+        """functions(code), made once, when first needed"""
+        if not parsed:
+            parsed.append(functions(code))
+        return parsed[0]
+
     unannotated = UNANNOTATED_RE.finditer(code) if any(
         w in code for w in UNANNOTATED_CALLS) else ()
     for m in unannotated:
-        funcs = funcs if funcs is not None else functions(code)
-        fn = enclosing(funcs, m.start())
+        fn = enclosing(funcs(), m.start())
         add("unannotated", fn, m.start(), fn, "BKL")
     for m in LOCKED_IOCTL_RE.finditer(code):
         if m.group(1) not in shims:
             add("unannotated", m.group(1), m.start(), m.group(1), "BKL")
 
-    # one parse of the functions for both kinds of candidate
-    if funcs is None and "mutex" in code and (
-            UNLOCKED_IOCTL_RE.search(code) or DEFINE_MUTEX_RE.search(code)):
-        funcs = functions(code)
     whole = set()
     for name, at, lock in candidates(code, funcs):
         add("candidate", name, at, name, lock)
@@ -130,6 +197,10 @@ _KBUILD = None
 
 # Files below which one process scans them all.
 PARALLEL_MIN = 64
+
+
+# The niceness of the processes that scan while grep runs.
+SCAN_NICENESS = 10
 
 
 def scan_one(job):
@@ -155,10 +226,16 @@ def from_source(paths, tree):
         raise UsageError("%s: not a directory" % root)
     global _KBUILD
     _KBUILD = Kbuild(root)
-    jobs = [(path, os.path.relpath(os.path.abspath(path), root))
-            for path in candidate_files(paths)]
-    if len(jobs) < PARALLEL_MIN or (os.cpu_count() or 1) < 2:
-        return [r for job in jobs for r in scan_one(job)]
-    # a process per CPU: the scan is Python, one core each
-    with multiprocessing.get_context("fork").Pool() as pool:
-        return [r for recs in pool.imap(scan_one, jobs, chunksize=8) for r in recs]
+    jobs = ((path, os.path.relpath(os.path.abspath(path), root))
+            for path in candidate_stream(paths))
+    # The first files decide: a few are scanned here, more by a process per
+    # CPU (the scan is Python, one core each), which start while grep still
+    # searches the rest of the tree.  They yield to grep (nice): what slows
+    # grep's threads delays every file still to come.
+    first = list(itertools.islice(jobs, PARALLEL_MIN))
+    if len(first) < PARALLEL_MIN or (os.cpu_count() or 1) < 2:
+        return [r for job in itertools.chain(first, jobs) for r in scan_one(job)]
+    with multiprocessing.get_context("fork").Pool(initializer=os.nice,
+                                                  initargs=(SCAN_NICENESS,)) as pool:
+        return [r for recs in pool.imap_unordered(scan_one, itertools.chain(first, jobs),
+                                                  chunksize=8) for r in recs]
