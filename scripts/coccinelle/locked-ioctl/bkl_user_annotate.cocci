@@ -7,7 +7,9 @@
 /// /sys/kernel/debug/bkl/ and scripts/bkl-users name it.
 /// scripts/bkl-migrate puts DEFINE_BKL_USER(fn_bkl, fn) before the function
 /// (BKL_MIGRATE_USER names it: Coccinelle cannot add a declaration there),
-/// and names the record fn_bkl_user where the file has fn_bkl already.
+/// and names the record fn_bkl_user where the file has fn_bkl already
+/// (BKL_MIGRATE_NAMES, or with BKL_MIGRATE_PER_FILE, FILE.names and
+/// FILE.log beside each file of a run over many).
 ///
 // Confidence: High
 // Copyright: (C) 2026 The locked-ioctl authors
@@ -39,11 +41,19 @@ u;
 @@
 import os
 fn = p[0].current_element
-# scripts/bkl-migrate names the record where fn_bkl is taken in the file
-names = dict(e.split(":") for e in os.environ.get("BKL_MIGRATE_NAMES", "").split())
+# scripts/bkl-migrate names the record where fn_bkl is taken in the file,
+# and runs one spatch on many files: then the names and the log of each
+# are files beside it
+log_file = os.environ.get("BKL_MIGRATE_LOG", "/dev/null")
+names = os.environ.get("BKL_MIGRATE_NAMES", "")
+if os.environ.get("BKL_MIGRATE_PER_FILE"):
+    log_file = p[0].file + ".log"
+    with open(p[0].file + ".names") as f:
+        names = f.read()
+names = dict(e.split(":") for e in names.split())
 name = names.get(fn, fn + "_bkl")
 coccinelle.u = cocci.make_ident(name)
-with open(os.environ.get("BKL_MIGRATE_LOG", "/dev/null"), "a") as log:
+with open(log_file, "a") as log:
     log.write("BKL_MIGRATE_USER %s %s -\n" % (fn, name))
 
 @depends on patch@

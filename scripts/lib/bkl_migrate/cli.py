@@ -71,8 +71,8 @@ from bkl_users.sources import candidate_files
 
 from . import UsageError, cocci
 from .build import build_check
-from .cocci import check_spatch
-from .convert import convert
+from .cocci import annotate, check_spatch
+from .convert import conversion
 from .files import TreeWrites, canonical, diff, read
 from .groups import resolve_dropped, resolve_groups, resolve_restores
 from .kconfig import add_depends_on_bkl, find_kconfig, kconfig_symbol, needs_bkl
@@ -194,24 +194,45 @@ def given_paths(args, tree):
     return sorted(set(paths)) or [tree]
 
 
+def advance(steps, error):
+    """Run a conversion() on to its next request: (request, None), or (None,
+    the Converted or the exception that stopped it)."""
+    try:
+        return (steps.throw(error) if error else steps.send(None)), None
+    except StopIteration as stop:
+        return None, stop.value
+    except (RuntimeError, OSError, ValueError) as e:
+        return None, e
+
+
 def convert_all(files, args, tree):
     """{file: Converted or the exception that stopped it}, files converted
-    in parallel."""
+    in parallel: each conversion runs to where it asks for ANNOTATE, the
+    requests of all are run together (one spatch run for many files, see
+    annotate()), then each runs to its end."""
     progress = args.progress or sys.stderr.isatty()
+    jobs = max(1, args.jobs)
     results = {}
-    with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
-        futures = {pool.submit(convert, f, args.shim, args.annotate_driver_locks): f
-                   for f in files}
-        for done, fut in enumerate(concurrent.futures.as_completed(futures), 1):
-            f = futures[fut]
-            if progress:
-                print("%s: [%d/%d] %s" % (ME, done, len(files), os.path.relpath(f, tree)),
-                      file=sys.stderr, flush=True)
-            try:
-                results[f] = fut.result()
-            except (RuntimeError, OSError, ValueError) as e:
-                results[f] = e
-    return results
+    steps = {f: conversion(f, args.shim, args.annotate_driver_locks) for f in files}
+    # the files to run on, each with the error of its request or None
+    pending = dict.fromkeys(files)
+    with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+        while pending:
+            futures = {pool.submit(advance, steps[f], e): f for f, e in pending.items()}
+            requests = {}
+            for fut in concurrent.futures.as_completed(futures):
+                f = futures[fut]
+                request, result = fut.result()
+                if request is not None:
+                    requests[f] = request
+                    continue
+                results[f] = result
+                if progress:
+                    print("%s: [%d/%d] %s" % (ME, len(results), len(files),
+                                              os.path.relpath(f, tree)),
+                          file=sys.stderr, flush=True)
+            pending = dict(zip(requests, annotate(list(requests.values()), jobs)))
+    return {f: results[f] for f in files}
 
 
 def kconfig_note(f, how, tree, kconfigs):

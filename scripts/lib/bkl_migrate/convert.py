@@ -10,7 +10,7 @@ from bkl_users.candidates import candidates
 from bkl_users.csource import blank
 
 from . import versions
-from .cocci import ANNOTATE, DRIVER_INLINE, INLINE, PUSHDOWN, WRAPPER, spatch
+from .cocci import DRIVER_INLINE, INLINE, PUSHDOWN, WRAPPER, Annotation, annotate, spatch
 from .csource import (
     HAS_IOCTL, HAS_LOCK_KERNEL, HAS_WRAPPER, add_include, c99_designators, declare_before_use,
     defined_in, free_record_names, free_wrapper_names, has_unlocked_signature,
@@ -43,7 +43,22 @@ class Converted:
 
 def convert(path, shim, driver_locks=False):
     """The converted text of one file, what was done and what to look at, or
-    raise."""
+    raise: conversion() driven alone."""
+    steps = conversion(path, shim, driver_locks)
+    try:
+        request = next(steps)
+        while True:
+            error = annotate([request])[0]
+            request = steps.throw(error) if error else steps.send(None)
+    except StopIteration as done:
+        return done.value
+
+
+def conversion(path, shim, driver_locks=False):
+    """The conversion of one file, as a generator: it yields an Annotation
+    when it needs ANNOTATE run (see annotate(): one spatch run serves many
+    files), takes None when the run is done or its exception, and returns
+    (StopIteration.value) the Converted, or raises."""
     orig = read(path)
     compat = []
     # the tests of a driver written for many kernel versions: the old
@@ -56,8 +71,11 @@ def convert(path, shim, driver_locks=False):
     # Each semantic patch runs only where its pattern can be: most of a
     # whole tree's candidates have an .ioctl of another structure only (tty,
     # block), an ioctl mutex that is not held around one call, or a
-    # lock_kernel() outside any ioctl.
-    pushdown = HAS_IOCTL.search(start) and "file_operations" in start
+    # lock_kernel() outside any ioctl.  (Every spatch run costs a quarter
+    # of a second before it reads the file.)
+    sites = versions.ioctl_sites(start) if HAS_IOCTL.search(start) and \
+        "file_operations" in start else []
+    pushdown = bool(sites)
     wrapper = HAS_WRAPPER.search(start) and may_wrap(start)
     annotate = HAS_LOCK_KERNEL.search(start)
     if not pushdown and not wrapper and not annotate and not pushdown_mutexes(start):
@@ -74,7 +92,7 @@ def convert(path, shim, driver_locks=False):
         open(log, "w").close()
         write_file(work, c99_designators(start) if pushdown else start)
         if pushdown:
-            names = free_wrapper_names(start, [s.handler for s in versions.ioctl_sites(start)])
+            names = free_wrapper_names(start, [site.handler for site in sites])
             spatch(PUSHDOWN, work, ["patch"] + (["shim"] if shim else []), log,
                    {"BKL_MIGRATE_NAMES": " ".join("%s:%s" % n for n in sorted(names.items()))})
         text = read(work)
@@ -176,14 +194,10 @@ def convert(path, shim, driver_locks=False):
                     notes.append("note: the inline pushdown could not be undone (%s): its "
                                  "BKL calls are annotated instead" % str(e)[:160])
                 write_file(work, before)
-            users = os.path.join(tmp, "users")
-            open(users, "w").close()
-            names = free_record_names(before)
-            spatch(ANNOTATE, work, ["patch"], users,
-                   {"BKL_MIGRATE_NAMES": " ".join("%s:%s" % n for n in sorted(names.items()))})
-            with open(users) as f:
-                entries = [e.split() for e in f.read().splitlines()]
-            write_file(work, declare_users(read(work), before.split("\n"), entries))
+            # run by whoever drives the conversion, with other files' runs
+            request = Annotation(work, free_record_names(before))
+            yield request
+            write_file(work, declare_users(read(work), before.split("\n"), request.entries()))
         text = read(work)
     # A compat entry point beside a native one that now takes the BKL.
     for a, b in compat:

@@ -19,7 +19,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(REPO, "scripts", "lib"))
 
-from bkl_migrate import files, preprocessor, selfcheck, versions  # noqa: E402
+from bkl_migrate import cocci, convert, files, preprocessor, selfcheck, versions  # noqa: E402
 
 MIGRATE = os.path.join(REPO, "scripts", "bkl-migrate")
 MULTIVERSION = os.path.join(HERE, "fixtures", "multiversion")
@@ -27,6 +27,9 @@ MULTIVERSION = os.path.join(HERE, "fixtures", "multiversion")
 # own, as 2.6.34's dvbdev.c
 GROUP = os.path.join(HERE, "fixtures", "group")
 GROUP_FILES = ("grp_core.c", "grp_core.h", "grp_dev.c")
+# files of the bash tier's fixtures with BKL calls to annotate
+ANNOTATED = os.path.join(REPO, "scripts", "locked-ioctl", "tests", "fixtures", "migrate", "before")
+ANNOTATED_FILES = ("comment_ioctl.c", "narrow_ioctl.c", "syscall_bkl.c")
 
 
 def tree_of(path):
@@ -291,6 +294,75 @@ class FixtureTest(unittest.TestCase):
             for n in names:
                 shutil.copy(os.path.join(src, n), dst)
         return dst
+
+
+class AnnotateTest(FixtureTest):
+    """ANNOTATE over many files in one spatch run is ANNOTATE on each."""
+
+    def requests(self, sub):
+        d = os.path.join(self.tmp, sub)
+        os.makedirs(d)
+        out = []
+        for n in ANNOTATED_FILES:
+            work = os.path.join(d, n)
+            shutil.copy(os.path.join(ANNOTATED, n), work)
+            # a record name taken in the file: the per-file names must reach it
+            out.append(cocci.Annotation(work, {"comment_open": "comment_open_bkl_user"}
+                                        if n == "comment_ioctl.c" else {}))
+        return out
+
+    def outcome(self, requests):
+        return [(files.read(r.work), r.entries()) for r in requests]
+
+    def test_batch_is_each_alone(self):
+        cocci.check_spatch()
+        alone = self.requests("alone")
+        for r in alone:
+            self.assertEqual(cocci.annotate([r]), [None])
+        batch = self.requests("batch")
+        self.assertEqual(cocci.annotate(batch, jobs=1), [None] * len(batch))
+        self.assertEqual(self.outcome(batch), self.outcome(alone))
+        for text, entries in self.outcome(batch):
+            self.assertNotIn("lock_kernel()", text)
+            self.assertTrue(entries)
+        self.assertIn("lock_kernel_user(&comment_open_bkl_user)", self.outcome(batch)[0][0])
+
+    def test_a_failed_batch_is_run_file_by_file(self):
+        cocci.check_spatch()
+        real, bad = cocci.run_spatch, ANNOTATED_FILES[1]
+
+        def failing(sp, paths, *args):
+            if any(p.endswith(bad) for p in paths):
+                # a batch run that changed some files before it failed
+                for p in paths:
+                    files.write_file(p, "garbage\n")
+                raise RuntimeError("spatch: it failed")
+            return real(sp, paths, *args)
+        batch = self.requests("batch")
+        cocci.run_spatch = failing
+        try:
+            errors = cocci.annotate(batch, jobs=1)
+        finally:
+            cocci.run_spatch = real
+        self.assertEqual([e is not None for e in errors],
+                         [n == bad for n in ANNOTATED_FILES])
+        alone = self.requests("alone")
+        cocci.annotate(alone)
+        for i, n in enumerate(ANNOTATED_FILES):
+            if n != bad:
+                self.assertEqual(self.outcome(batch)[i], self.outcome(alone)[i])
+
+    def test_convert_alone_is_the_conversion_driven(self):
+        cocci.check_spatch()
+        work = self.copy(ANNOTATED, ANNOTATED_FILES[:1])
+        path = os.path.join(work, ANNOTATED_FILES[0])
+        steps = convert.conversion(path, False)
+        request = next(steps)
+        self.assertIsInstance(request, cocci.Annotation)
+        self.assertEqual(cocci.annotate([request]), [None])
+        with self.assertRaises(StopIteration) as done:
+            steps.send(None)
+        self.assertEqual(done.exception.value.text, convert.convert(path, False).text)
 
 
 class MultiVersionTest(FixtureTest):
