@@ -74,7 +74,7 @@ check:
 
 run: apply migrate
 	@$(SCRIPTS)/check -j $(JOBS) kunit-6.12 sparse bkl-users
-	@$(SCRIPTS)/boot -j $(JOBS) --report $(if $(filter 6.12,$(KVER)),--tree $(KDIR)) migrated
+	@$(SCRIPTS)/boot -j $(JOBS) --report --no-kasan $(if $(filter 6.12,$(KVER)),--tree $(KDIR)) migrated
 	@echo "The layer is on $(KDIR); the x86_64 kernel built from it and the logs are in $(BUILD)."
 
 # Not in make check: the tree is fetched (github:MetalheadKen/Linux-Kernel-2.6.34).
