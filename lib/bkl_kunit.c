@@ -66,6 +66,44 @@ static void bkl_test_lock_unlock(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, kernel_locked());
 }
 
+/*
+ * lockdep_assert_kernel_locked() is lockdep's check on the BKL's mutex: held
+ * at every depth and on the annotated users' inline path, not after
+ * bkl_release_all().
+ */
+DEFINE_BKL_USER(bkl_test_lockdep_user, bkl_test_lockdep_assert);
+
+static void bkl_test_lockdep_assert(struct kunit *test)
+{
+#ifdef CONFIG_LOCKDEP
+	struct bkl_saved saved;
+
+	if (!debug_locks)
+		kunit_skip(test, "lockdep is off (a report turned it off)");
+	KUNIT_EXPECT_FALSE(test, lockdep_is_held(&kernel_lock_mutex));
+	lock_kernel();
+	lockdep_assert_kernel_locked();
+	KUNIT_EXPECT_TRUE(test, lockdep_is_held(&kernel_lock_mutex));
+	lock_kernel();
+	lockdep_assert_kernel_locked();
+	saved = bkl_release_all();
+	KUNIT_EXPECT_FALSE(test, lockdep_is_held(&kernel_lock_mutex));
+	bkl_reacquire(saved);
+	lockdep_assert_kernel_locked();
+	unlock_kernel();
+	unlock_kernel();
+	KUNIT_EXPECT_FALSE(test, lockdep_is_held(&kernel_lock_mutex));
+
+	lock_kernel_user(&bkl_test_lockdep_user);
+	lockdep_assert_kernel_locked();
+	KUNIT_EXPECT_TRUE(test, lockdep_is_held(&kernel_lock_mutex));
+	unlock_kernel_user(&bkl_test_lockdep_user);
+	KUNIT_EXPECT_FALSE(test, lockdep_is_held(&kernel_lock_mutex));
+#else
+	kunit_skip(test, "needs CONFIG_LOCKDEP");
+#endif
+}
+
 static void bkl_test_recursion(struct kunit *test)
 {
 	lock_kernel();
@@ -444,6 +482,7 @@ static void bkl_test_no_lockdep_report(struct kunit *test)
 static struct kunit_case bkl_test_cases[] = {
 	KUNIT_CASE(bkl_test_lock_unlock),
 	KUNIT_CASE(bkl_test_recursion),
+	KUNIT_CASE(bkl_test_lockdep_assert),
 	KUNIT_CASE(bkl_test_interruptible),
 	KUNIT_CASE(bkl_test_unbalanced_unlock),
 	KUNIT_CASE(bkl_test_release_all),

@@ -366,14 +366,12 @@ do {									\
 /**
  * lockdep_assert_kernel_locked() - warn unless the current task holds the BKL
  *
- * For functions that rely on their caller holding the Big Kernel Lock.
- * Compiled out without CONFIG_LOCKDEP, like lockdep_assert_held().
+ * For functions that rely on their caller holding the Big Kernel Lock.  The
+ * BKL's mutex is held whenever the BKL is, at any depth and on either path,
+ * so this is lockdep_assert_held() on it: lockdep's own check, compiled out
+ * without CONFIG_LOCKDEP.
  */
-#ifdef CONFIG_LOCKDEP
-#define lockdep_assert_kernel_locked()	WARN_ON_ONCE(debug_locks && !kernel_locked())
-#else
-#define lockdep_assert_kernel_locked()	do { } while (0)
-#endif
+#define lockdep_assert_kernel_locked()	lockdep_assert_held(&kernel_lock_mutex)
 
 #ifdef DEFINE_LOCK_GUARD_0
 /*
