@@ -133,6 +133,11 @@ def spatch(sp, path, defines, log, env=None):
                TIMEOUT)
 
 
+def names_arg(names):
+    """{function: name} as the semantic patches read it (BKL_MIGRATE_NAMES)."""
+    return " ".join("%s:%s" % n for n in sorted(names.items()))
+
+
 class Annotation:
     """A run of ANNOTATE that a conversion asks for: on its work file, the
     records named as names says ({function: record name}).  The semantic
@@ -142,9 +147,11 @@ class Annotation:
     def __init__(self, work, names):
         self.work = work
         with open(work + ".names", "w") as f:
-            f.write(" ".join("%s:%s" % n for n in sorted(names.items())))
-        open(work + ".log", "w").close()
-        self.before = None
+            f.write(names_arg(names))
+        self.clear_log()
+
+    def clear_log(self):
+        open(self.work + ".log", "w").close()
 
     def entries(self):
         """What the run logged: a list of words per user."""
@@ -167,8 +174,7 @@ def annotate(requests, jobs=1):
     batches = [requests[i:i + size] for i in range(0, len(requests), size)]
 
     def run(batch):
-        for r in batch:
-            r.before = read(r.work)
+        before = [read(r.work) for r in batch]
         try:
             run_spatch(ANNOTATE, [r.work for r in batch], ["patch"], env,
                        TIMEOUT * len(batch))
@@ -177,9 +183,9 @@ def annotate(requests, jobs=1):
             if len(batch) == 1:
                 return [e]
         errors = []
-        for r in batch:
-            write_file(r.work, r.before)
-            open(r.work + ".log", "w").close()
+        for r, text in zip(batch, before):
+            write_file(r.work, text)
+            r.clear_log()
             errors += run([r])
         return errors
 

@@ -10,7 +10,8 @@ from bkl_users.candidates import candidates
 from bkl_users.csource import blank
 
 from . import versions
-from .cocci import DRIVER_INLINE, INLINE, PUSHDOWN, WRAPPER, Annotation, annotate, spatch
+from .cocci import (
+    DRIVER_INLINE, INLINE, PUSHDOWN, WRAPPER, Annotation, annotate, names_arg, spatch)
 from .csource import (
     HAS_IOCTL, HAS_LOCK_KERNEL, HAS_WRAPPER, add_include, c99_designators, declare_before_use,
     defined_in, free_record_names, free_wrapper_names, has_unlocked_signature,
@@ -94,7 +95,7 @@ def conversion(path, shim, driver_locks=False):
         if pushdown:
             names = free_wrapper_names(start, [site.handler for site in sites])
             spatch(PUSHDOWN, work, ["patch"] + (["shim"] if shim else []), log,
-                   {"BKL_MIGRATE_NAMES": " ".join("%s:%s" % n for n in sorted(names.items()))})
+                   {"BKL_MIGRATE_NAMES": names_arg(names)})
         text = read(work)
         with open(log) as f:
             for entry in f.read().splitlines():

@@ -4,7 +4,6 @@ for the layer's generators, unannotated BKL calls and candidates."""
 import itertools
 import multiprocessing
 import os
-import re
 import shutil
 import subprocess
 
@@ -12,7 +11,7 @@ from . import UsageError
 from .api import (
     DEFINE_MUTEX_RE, ENTRY_RE, GENERATORS, GENERATOR_RE, LAYER_FILES, LOCKED_IOCTL_RE,
     PREFILTER_WORDS, UNANNOTATED_CALLS, UNANNOTATED_RE, UNLOCKED_IOCTL_RE, USES_WORDS)
-from .candidates import candidates, pushdown_locks
+from .candidates import STRUCT_MUTEX_RE, candidates, pushdown_locks
 from .csource import (
     COMMENT_RE, blank, blank_match, enclosing, functions, split_args, stringify, word_at)
 from .kbuild import Kbuild, find_root
@@ -73,15 +72,19 @@ def candidate_files(paths, pattern=PREFILTER_WORDS, globs=("*.c", "*.h")):
     return sorted(candidate_stream(paths, pattern, globs))
 
 
+# The words of USES_WORDS but the two ioctl members.
+OTHER_USES_WORDS = tuple(w for w in USES_WORDS if "locked_ioctl" not in w)
+
+
 # USES_WORDS as scan_file() tries them: the likeliest first, and without
 # "unlocked_ioctl", which "locked_ioctl" finds.
-USES_TESTED = ("locked_ioctl",) + tuple(w for w in USES_WORDS if "locked_ioctl" not in w)
+USES_TESTED = ("locked_ioctl",) + OTHER_USES_WORDS
 
 
 def other_uses(text):
-    """Does text hold a word of USES_RE besides "unlocked_ioctl", which alone
-    makes no record (only a candidate could come of it)?"""
-    return any(w in text for w in USES_WORDS if "locked_ioctl" not in w) or \
+    """Does text hold a word of USES_WORDS besides "unlocked_ioctl", which
+    alone makes no record (only a candidate could come of it)?"""
+    return any(w in text for w in OTHER_USES_WORDS) or \
         text.count("locked_ioctl") > text.count("unlocked_ioctl")
 
 
@@ -98,9 +101,6 @@ def could_be_candidate(text):
     has_define = "DEFINE_MUTEX" in text
     return bool(has_define and DEFINE_MUTEX_RE.search(text)) or bool(
         UNLOCKED_IOCTL_RE.search(text) and (has_define or STRUCT_MUTEX_RE.search(text)))
-
-
-STRUCT_MUTEX_RE = re.compile(r"struct\s+mutex\s+\w+\s*;")
 
 
 def scan_file(path, rel, kbuild, records):
