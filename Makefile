@@ -24,16 +24,18 @@
 KVER	?= 6.12
 BUILD	?= $(CURDIR)/build
 JOBS	?= $(shell nproc)
-SCRIPTS	:= $(CURDIR)/scripts/locked-ioctl
+INSTALL	:= $(CURDIR)/tools/locked-ioctl/install
+RELEASE	:= $(CURDIR)/tools/locked-ioctl/release
+TESTING	:= $(CURDIR)/tools/testing/locked-ioctl
 
 # the modules' KDIR: only one given on the command line
 MODULES_KDIR := $(if $(filter undefined,$(origin KDIR)),,$(KDIR))
 
 ifeq ($(origin KDIR),undefined)
 KDIR	:= $(BUILD)/src/linux-source-$(KVER)
-SETUP	:= $(SCRIPTS)/setup $(KVER) >/dev/null
+SETUP	:= $(INSTALL)/setup $(KVER) >/dev/null
 else
-SETUP	:= $(SCRIPTS)/setup --packages-only
+SETUP	:= $(INSTALL)/setup --packages-only
 endif
 
 export BUILD
@@ -48,64 +50,64 @@ setup:
 	@$(SETUP)
 
 apply: setup
-	@$(SCRIPTS)/apply $(if $(FORCE),--force) $(KDIR)
+	@$(INSTALL)/apply $(if $(FORCE),--force) $(KDIR)
 
 # the target drivers of the manifest that KDIR has; "make unapply" undoes it
 migrate: apply
-	@$(SCRIPTS)/migrate -j $(JOBS) $(KDIR)
+	@$(INSTALL)/migrate -j $(JOBS) $(KDIR)
 
 unapply:
-	@$(SCRIPTS)/apply --unapply $(KDIR)
+	@$(INSTALL)/apply --unapply $(KDIR)
 
 # the series against KDIR as it was before "make apply migrate"; OUT defaults
 # to $(BUILD)/patches/<kernel version>
 patches: migrate
-	@$(SCRIPTS)/format-series $(if $(OUT),--out $(OUT)) $(KDIR)
+	@$(RELEASE)/format-series $(if $(OUT),--out $(OUT)) $(KDIR)
 
 status:
-	@$(SCRIPTS)/apply --status $(KDIR)
+	@$(INSTALL)/apply --status $(KDIR)
 
 kunit: setup
-	@$(SCRIPTS)/check -j $(JOBS) kunit-$(KVER)
+	@$(TESTING)/check -j $(JOBS) kunit-$(KVER)
 
 check:
-	@$(SCRIPTS)/setup 6.12 6.1 >/dev/null
-	@$(SCRIPTS)/check -j $(JOBS)
+	@$(INSTALL)/setup 6.12 6.1 >/dev/null
+	@$(TESTING)/check -j $(JOBS)
 
 run: apply migrate
-	@$(SCRIPTS)/check -j $(JOBS) kunit-6.12 sparse bkl-users
-	@$(SCRIPTS)/boot -j $(JOBS) --report --no-kasan $(if $(filter 6.12,$(KVER)),--tree $(KDIR)) migrated
+	@$(TESTING)/check -j $(JOBS) kunit-6.12 sparse bkl-users
+	@$(TESTING)/boot -j $(JOBS) --report --no-kasan $(if $(filter 6.12,$(KVER)),--tree $(KDIR)) migrated
 	@echo "The layer is on $(KDIR); the x86_64 kernel built from it and the logs are in $(BUILD)."
 
 # Not in make check: the tree is fetched (github:MetalheadKen/Linux-Kernel-2.6.34).
 # The other architectures' drivers are compiled in the cross root (made once).
-# LEGACY_ARGS: options of scripts/locked-ioctl/check-legacy (--help), such
+# LEGACY_ARGS: options of tools/testing/locked-ioctl/check-legacy (--help), such
 # as --seeds DIR to compare with seeds 002-006.
 check-legacy:
 	@test -n "$(LEGACY_TREE)" || { echo "make check-legacy LEGACY_TREE=/path/to/linux-2.6.34" >&2; exit 2; }
-	@$(SCRIPTS)/setup --packages-only >/dev/null
-	@$(SCRIPTS)/cross-root setup >/dev/null
-	@$(SCRIPTS)/check-legacy -j $(JOBS) $(LEGACY_ARGS) $(LEGACY_TREE)
+	@$(INSTALL)/setup --packages-only >/dev/null
+	@$(TESTING)/cross-root setup >/dev/null
+	@$(TESTING)/check-legacy -j $(JOBS) $(LEGACY_ARGS) $(LEGACY_TREE)
 
 # Not in make check: the cross compilers live in a root of their own
-# (scripts/locked-ioctl/cross-root, made once: debootstrap, about 8 minutes).
+# (tools/testing/locked-ioctl/cross-root, made once: debootstrap, about 8 minutes).
 check-cross:
-	@$(SCRIPTS)/setup --packages-only >/dev/null
-	@$(SCRIPTS)/check-cross -j $(JOBS) --kver $(KVER)
+	@$(INSTALL)/setup --packages-only >/dev/null
+	@$(TESTING)/check-cross -j $(JOBS) --kver $(KVER)
 
-# BENCH_ARGS: options of scripts/locked-ioctl/bench (--help)
+# BENCH_ARGS: options of tools/testing/locked-ioctl/bench (--help)
 bench:
-	@$(SCRIPTS)/setup 6.12 >/dev/null
-	@$(SCRIPTS)/bench -j $(JOBS) $(BENCH_ARGS)
+	@$(INSTALL)/setup 6.12 >/dev/null
+	@$(TESTING)/bench -j $(JOBS) $(BENCH_ARGS)
 
 modules:
-	@$(SCRIPTS)/modules $(MODULES_KDIR)
+	@$(INSTALL)/modules $(MODULES_KDIR)
 
 modules_install:
-	@$(SCRIPTS)/modules --install $(MODULES_KDIR)
+	@$(INSTALL)/modules --install $(MODULES_KDIR)
 
 dkms-source:
-	@$(SCRIPTS)/modules --dkms-source /usr/src/locked-ioctl-$$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$$/\1/p' dkms.conf)
+	@$(INSTALL)/modules --dkms-source /usr/src/locked-ioctl-$$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$$/\1/p' dkms.conf)
 
 clean:
 	rm -rf $(BUILD)/kunit-* $(BUILD)/qemu $(BUILD)/test $(BUILD)/logs $(BUILD)/modules \

@@ -5,7 +5,7 @@
  *
  * The suite bkl_users_lockdep provokes a lockdep report on purpose.  It only
  * runs with bkl_users_kunit.provoke_inversion=1 on the kernel command line,
- * in a boot of its own (scripts/locked-ioctl/check does that), because
+ * in a boot of its own (tools/testing/locked-ioctl/check does that), because
  * lockdep turns itself off after its first report.
  *
  * Copyright (C) 2026 The locked-ioctl authors

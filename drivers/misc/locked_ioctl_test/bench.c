@@ -23,7 +23,7 @@
  *
  *	locked_ioctl_bench: kernel <variant> rep <r> iters <n> ns <total>
  *
- * scripts/locked-ioctl/bench runs it and the userspace side.  See
+ * tools/testing/locked-ioctl/bench runs it and the userspace side.  See
  * Documentation/dev-tools/locked-ioctl-bench.rst.
  */
 

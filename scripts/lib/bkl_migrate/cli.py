@@ -80,8 +80,8 @@ from .selfcheck import check as self_check
 
 
 ME = "bkl-migrate"
-# scripts/, where scripts/locked-ioctl/format-series is
-SCRIPTS = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# the top of the repository, where tools/locked-ioctl/release/format-series is
+REPO = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
 
 
 def c_files(paths):
@@ -115,7 +115,7 @@ def c_files(paths):
 def format_patch_check(tree, files, dry_run):
     """--format-patch: TREE is the top of a git work tree whose FILES have
     no uncommitted change, and git has an identity to sign with.  Returns
-    scripts/locked-ioctl/format-series, which writes the series."""
+    tools/locked-ioctl/release/format-series, which writes the series."""
     if dry_run:
         raise UsageError("--format-patch writes the files it converts: not with --dry-run")
     top = subprocess.run(["git", "-C", tree, "rev-parse", "--show-toplevel"],
@@ -131,7 +131,7 @@ def format_patch_check(tree, files, dry_run):
         raise UsageError("--format-patch: uncommitted changes in %s: commit or stash them "
                          "first; nothing changed" % ", ".join(dirty[:5]))
     series = SourceFileLoader("format_series", os.path.join(
-        SCRIPTS, "locked-ioctl", "format-series")).load_module()
+        REPO, "tools", "locked-ioctl", "release", "format-series")).load_module()
     try:
         series.identity(tree)
     except series.Refusal as e:

@@ -28,7 +28,7 @@ MULTIVERSION = os.path.join(HERE, "fixtures", "multiversion")
 GROUP = os.path.join(HERE, "fixtures", "group")
 GROUP_FILES = ("grp_core.c", "grp_core.h", "grp_dev.c")
 # files of the bash tier's fixtures with BKL calls to annotate
-ANNOTATED = os.path.join(REPO, "scripts", "locked-ioctl", "tests", "fixtures", "migrate", "before")
+ANNOTATED = os.path.join(HERE, "fixtures", "migrate", "before")
 ANNOTATED_FILES = ("comment_ioctl.c", "narrow_ioctl.c", "syscall_bkl.c")
 
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Tests of check-legacy's link check (scripts/locked-ioctl/legacy/links.py)
+"""Tests of check-legacy's link check (tools/testing/locked-ioctl/legacy/links.py)
 on symbol tables made up here: the lost generator of 2.6.34's dvbdev.c, a
 wrapper defined twice, one that another module uses unexported."""
 import os
@@ -10,7 +10,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.join(REPO, "scripts", "locked-ioctl", "legacy"))
+sys.path.insert(0, os.path.join(HERE, "legacy"))
 
 import links  # noqa: E402
 

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Run the Python unittest tests of the locked-ioctl tools (the *_test.py
 files beside this one) and print one "ok - NAME" or "not ok - NAME" line
-per test case, and per subtest that fails, as scripts/locked-ioctl/check
+per test case, and per subtest that fails, as tools/testing/locked-ioctl/check
 counts them.  What a failure said follows its line, indented.
 
 Usage: unittest_tap.py [PATTERN]   (default: *_test.py)

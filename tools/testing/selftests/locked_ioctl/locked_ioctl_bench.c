@@ -6,7 +6,7 @@
  *
  * Copyright (C) 2026 The locked-ioctl authors
  *
- * Prints one line per measurement, for scripts/locked-ioctl/bench:
+ * Prints one line per measurement, for tools/testing/locked-ioctl/bench:
  *
  *	user <variant> <same|diff> <threads> <rep> <ns per ioctl>
  *
