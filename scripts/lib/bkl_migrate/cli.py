@@ -64,12 +64,11 @@ import os
 import subprocess
 import sys
 import tempfile
-from importlib.machinery import SourceFileLoader
 
 from bkl_users import UsageError as UsersUsageError
 from bkl_users.sources import candidate_files
 
-from . import UsageError, cocci
+from . import UsageError, cocci, series
 from .build import build_check
 from .cocci import annotate, check_spatch
 from .convert import conversion
@@ -80,8 +79,10 @@ from .selfcheck import check as self_check
 
 
 ME = "bkl-migrate"
-# the top of the repository, where tools/locked-ioctl/release/format-series is
-REPO = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
+# the target manifest, when the tool runs from the locked-ioctl repository:
+# its rows name each target driver's lock in the --format-patch messages
+MANIFEST = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                         "..", "tools", "locked-ioctl", "targets"))
 
 
 def c_files(paths):
@@ -114,8 +115,7 @@ def c_files(paths):
 
 def format_patch_check(tree, files, dry_run):
     """--format-patch: TREE is the top of a git work tree whose FILES have
-    no uncommitted change, and git has an identity to sign with.  Returns
-    tools/locked-ioctl/release/format-series, which writes the series."""
+    no uncommitted change, and git has an identity to sign with."""
     if dry_run:
         raise UsageError("--format-patch writes the files it converts: not with --dry-run")
     top = subprocess.run(["git", "-C", tree, "rev-parse", "--show-toplevel"],
@@ -130,13 +130,10 @@ def format_patch_check(tree, files, dry_run):
     if dirty:
         raise UsageError("--format-patch: uncommitted changes in %s: commit or stash them "
                          "first; nothing changed" % ", ".join(dirty[:5]))
-    series = SourceFileLoader("format_series", os.path.join(
-        REPO, "tools", "locked-ioctl", "release", "format-series")).load_module()
     try:
         series.identity(tree)
     except series.Refusal as e:
         raise UsageError("--format-patch: %s; nothing changed" % e)
-    return series
 
 
 def parse_args(argv):
@@ -288,11 +285,12 @@ def report(results, tree, dry_run, original):
     return plan, (converted, failed, skipped)
 
 
-def write_series(series, tree, written, out):
+def write_series(tree, written, out):
     """--format-patch: the series of the files written; exit code or None."""
     with tempfile.TemporaryDirectory(prefix="bkl-migrate-series.") as scratch:
         try:
-            n = series.driver_series(tree, written, out, scratch)
+            n = series.driver_series(tree, written, out, scratch,
+                                     series.manifest_rows(MANIFEST))
         except (series.Failure, series.Refusal) as e:
             print("%s: --format-patch: %s" % (ME, e), file=sys.stderr)
             return 2
@@ -321,7 +319,7 @@ def main(argv):
             raise UsageError("%s: not a configured kernel build directory (no .config)"
                              % args.build)
         if args.format_patch:
-            series = format_patch_check(tree, files, args.dry_run)
+            format_patch_check(tree, files, args.dry_run)
     except UsageError as e:
         print("%s: %s" % (ME, e), file=sys.stderr)
         return 2
@@ -353,7 +351,7 @@ def main(argv):
     if args.format_patch:
         if not written:
             print("%s: nothing converted, no patch written" % ME)
-        elif write_series(series, tree, written, args.format_patch) is not None:
+        elif write_series(tree, written, args.format_patch) is not None:
             return 2
     print("%s: %d file(s) scanned, %d converted, %d failed, %d with something skipped or left%s" %
           (ME, len(results), converted, failed, skipped,
