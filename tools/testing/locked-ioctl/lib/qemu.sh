@@ -1,0 +1,47 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Booting an x86_64 kernel with an initramfs in QEMU, for the QEMU tier
+# (boot) and the benchmarks (bench).  Sourced, not run; needs ME and ACCEL
+# (auto, kvm, tcg or icount).
+
+# qemu_x86 ACCEL SECS LOG KERNEL INITRD APPEND [QEMU ARG...]: boot KERNEL
+# with INITRD, the serial console into LOG, the kernel's command line
+# APPEND after console=ttyS0 panic=-1; killed after SECS.  ACCEL kvm, tcg,
+# or icount: TCG with the guest's clock counting instructions.  The QEMU
+# arguments give the CPUs, the memory and the devices.
+qemu_x86() {
+	local accel=$1 secs=$2 log=$3 kernel=$4 initrd=$5 append=$6 cpu=qemu64 opts
+	shift 6
+	opts=(-accel "$accel")
+	case $accel in
+	kvm) cpu=host,-arch-capabilities ;;
+	icount) opts=(-accel tcg -icount shift=0,align=off,sleep=off) ;;
+	esac
+	timeout --foreground -k 5 "$secs" qemu-system-x86_64 "${opts[@]}" -cpu "$cpu" "$@" \
+		-nographic -no-reboot -monitor none -serial "file:$log" \
+		-kernel "$kernel" -initrd "$initrd" -append "console=ttyS0 panic=-1 $append" \
+		>/dev/null 2>&1 </dev/null
+}
+
+# pick_accel LOG MARKER BOOT...: $ACCEL, or for auto kvm if /dev/kvm is
+# usable and "BOOT... kvm 30 LOG" puts a line starting with MARKER on the
+# console within 30 s, else tcg: KVM exists on some machines but hangs right
+# after the BIOS.
+pick_accel() {
+	local log=$1 marker=$2
+	shift 2
+	[ "$ACCEL" = auto ] || { echo "$ACCEL"; return; }
+	if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
+		rm -f "$log"
+		"$@" kvm 30 "$log" || true
+		if tr -d '\r' <"$log" 2>/dev/null | grep "^$marker" >/dev/null; then
+			echo kvm
+			return
+		fi
+		echo "$ME: KVM did not boot the guest in 30 s (see $log): using TCG" >&2
+	else
+		echo "$ME: no usable /dev/kvm: using TCG" >&2
+	fi
+	echo tcg
+}

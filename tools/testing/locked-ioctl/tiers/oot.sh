@@ -1,0 +1,118 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Tier oot: the layer as modules on Debian's kernel.
+
+# Out of tree, on Debian's own kernel: the layer's modules against its
+# headers (tools/locked-ioctl/install/modules), through DKMS too, the shim refused
+# with the layer's message, and the boot of that kernel with the modules and
+# the ported sample legacy driver (tools/testing/locked-ioctl/boot distro).
+
+# count_boot ARGS...: tools/testing/locked-ioctl/boot ARGS, its checks counted as ours.
+count_boot() { count_tap "$TESTING/boot" "$@"; }
+
+tier_oot() {
+	setup_tree 6.12 || return
+	"$INSTALL/setup" --packages-only --package linux-headers-amd64 --package dkms >/dev/null ||
+		{ fail "set up linux-headers-amd64 and dkms"; return; }
+	oot_shim_refused
+	oot_multiversion
+	oot_dkms
+	count_boot -j "$JOBS" distro
+}
+
+# Drivers written for many kernel versions (the multiversion fixtures of
+# tools/testing/locked-ioctl) against Debian 12's own kernel, 6.1, with the
+# layer's modules and sparse: as bkl-migrate left them, each builds without
+# an error or a warning;
+# as they were, each one it changed stops at its old .ioctl ("no member
+# named 'ioctl'") and each one it left as it is builds.
+oot_multiversion() {
+	local fx=$REPO/tools/testing/locked-ioctl/fixtures/multiversion w=$BUILD/test/oot-multiversion
+	local oot kdir mode f b n=0 changed=0 built=0 bad=""
+	local field="error: .*has no member named .ioctl."
+	oot=$("$INSTALL/modules" 2>"$LOGS/oot-multiversion.log") ||
+		{ fail "make modules against Debian's headers" "$(tail -n 20 "$LOGS/oot-multiversion.log")"; return; }
+	kdir=$(cat "$oot/.kdir")
+	for mode in before after; do
+		rm -rf "${w:?}/$mode" && mkdir -p "$w" && cp -r "$fx/$mode" "$w/$mode"
+		make -C "$kdir" M="$w/$mode" LOCKED_IOCTL="$oot" -k -j"$JOBS" C=2 CHECK=sparse \
+			modules >"$LOGS/oot-multiversion-$mode.log" 2>&1 || true
+	done
+	for f in "$fx"/after/*.c; do
+		b=${f##*/}
+		n=$((n + 1))
+		if grep -qE "/$b:[0-9]+:[0-9]+: (error|warning):" "$LOGS/oot-multiversion-after.log" ||
+		   [ ! -f "$w/after/${b%.c}.o" ]; then
+			bad+="after/$b: $(grep -m1 -E "/$b:[0-9]+:[0-9]+: (error|warning):" "$LOGS/oot-multiversion-after.log")"$'\n'
+		fi
+		if cmp -s "$fx/before/$b" "$f"; then
+			[ -f "$w/before/${b%.c}.o" ] && built=$((built + 1)) || bad+="before/$b (left as it is) does not build"$'\n'
+		else
+			changed=$((changed + 1))
+			grep -m1 "/$b:[0-9]*:[0-9]*: error:" "$LOGS/oot-multiversion-before.log" | grep -q "$field" ||
+				bad+="before/$b (changed) does not stop at the old .ioctl"$'\n'
+		fi
+	done
+	if [ -z "$bad" ] && [ "$n" -ge 10 ] && [ "$changed" -ge 5 ]; then
+		pass "out of tree on 6.1: the $n multi-version fixtures build as bkl-migrate left them, no gcc or sparse warning; as they were, $built of $n build and the $changed it changed stop at .ioctl"
+	else
+		fail "out of tree on 6.1: the multi-version fixtures build as bkl-migrate left them" "$bad"
+	fi
+}
+
+# The deprecated_ioctl shim needs the core change: out of tree each way onto
+# it fails to compile, with the layer's message as the file's first error.
+oot_shim_refused() {
+	local oot kdir copy=$BUILD/test/oot-shim log=$LOGS/oot-shim.log f first
+	local msg='error: .*the deprecated_ioctl shim needs file_operations.locked_ioctl, which only a kernel with the layer applied has'
+	oot=$("$INSTALL/modules" 2>"$log") || { fail "make modules against Debian's headers" "$(tail -n 20 "$log")"; return; }
+	kdir=$(cat "$oot/.kdir")
+	rm -rf "$copy" && mkdir -p "$copy"
+	cp "$TESTING/fixtures/oot-shim"/* "$TESTING/fixtures/bkl-users/uses_deprecated_ioctl.c" "$copy/"
+	if make -C "$kdir" M="$copy" LOCKED_IOCTL="$oot" -k -j1 modules >"$log" 2>&1; then
+		fail "out of tree: the shim's users fail to build" "$(cat "$log")"
+		return
+	fi
+	for f in uses_deprecated_ioctl uses_shim_user; do
+		first=$(awk -v o="/$f.o" '/ CC \[M\] / { on = index($0, o) > 0; next } on' "$log" |
+			grep -m1 'error:' || true)
+		if grep -qE "$msg" <<<"$first"; then
+			pass "out of tree: $f.c fails with the layer's message"
+		else
+			fail "out of tree: $f.c fails with the layer's message" "first error: $first"
+		fi
+	done
+}
+
+# DKMS, as a distribution's user runs it: add, build and install for the
+# kernel of Debian's headers, then remove.
+oot_dkms() {
+	local ver krel src log=$LOGS/oot-dkms.log dst m ok=1
+	ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$REPO/dkms.conf")
+	src=/usr/src/locked-ioctl-$ver
+	krel=$("$INSTALL/modules" --release 2>/dev/null) || { fail "dkms: the headers' release"; return; }
+	dst=/lib/modules/$krel/updates/dkms
+	dkms remove "locked-ioctl/$ver" --all >/dev/null 2>&1 || true
+	rm -rf "$src" && "$INSTALL/modules" --dkms-source "$src" >/dev/null
+	if dkms add "locked-ioctl/$ver" >"$log" 2>&1 &&
+	   dkms build "locked-ioctl/$ver" -k "$krel" >>"$log" 2>&1 &&
+	   dkms install "locked-ioctl/$ver" -k "$krel" >>"$log" 2>&1; then
+		for m in bkl locked_ioctl_test; do
+			[ "$(modinfo -F vermagic "$dst/$m.ko" 2>/dev/null | cut -d' ' -f1)" = "$krel" ] || ok=0
+		done
+	else
+		ok=0
+	fi
+	if [ "$ok" = 1 ]; then
+		pass "dkms add, build and install locked-ioctl/$ver for $krel"
+	else
+		fail "dkms add, build and install locked-ioctl/$ver for $krel" "$(tail -n 30 "$log"; ls -l "$dst" 2>&1)"
+	fi
+	if dkms remove "locked-ioctl/$ver" --all >>"$log" 2>&1 && [ ! -e "$dst/bkl.ko" ]; then
+		pass "dkms remove takes the modules away again"
+	else
+		fail "dkms remove takes the modules away again" "$(tail -n 10 "$log")"
+	fi
+	rm -rf "$src"
+}
