@@ -103,7 +103,7 @@ def manifest_rows(path):
         if line.startswith("#"):
             continue
         f = line.split("\t")
-        if len(f) == 7 and f[1] != "-":
+        if len(f) == 10 and f[1] != "-":
             rows[f[1]] = f
     return rows
 
@@ -233,6 +233,8 @@ def compat(row):
         return None
     if c == "native":
         return "Its compat_ioctl is the native ioctl: the same lock."
+    if c.startswith("core: "):
+        return "Its subsystem's compat_ioctl calls the native ioctl: the same lock."
     fn, _, lock = c[len("own: "):].partition(": ")
     return "Its compat_ioctl, %s(), takes the lock itself (%s)." % (fn, lock.rstrip(";"))
 

@@ -6,7 +6,7 @@
 # targets against the same files unmodified, and the migrated targets
 # against the kernel configured with CONFIG_BKL=n.  Sourced by boot, not
 # run; needs its MIGRATED_SRC, PRISTINE_SRC, KBUILD, QEMU_DIR, LOGS and
-# JOBS, lib/tap.sh and tools/locked-ioctl/lib/kernel.sh.
+# JOBS, lib/tap.sh and tools/locked-ioctl/lib/{kernel,manifest}.sh.
 
 # A Makefile with its continued lines joined.
 makefile_lines() { sed -e ':a' -e '/\\$/{N;s/\\\n/ /;ta}' "$1"; }
@@ -57,11 +57,9 @@ m_build() {
 # the same flags: capi.c too, which Kconfig cannot enable on 6.12 (BT_CMTP
 # depends on a DEPRECATED that does not exist).
 readonly SPARSE_OURS="core bkl shim mutex"
-readonly SPARSE_TARGETS="drivers/char/ipmi/ipmi_watchdog.c drivers/scsi/megaraid/megaraid_mm.c
-	drivers/scsi/megaraid.c drivers/rtc/rtc-m41t80.c drivers/isdn/capi/capi.c
-	drivers/scsi/3w-xxxx.c drivers/scsi/3w-9xxx.c drivers/scsi/3w-sas.c
-	drivers/isdn/mISDN/timerdev.c drivers/char/applicom.c drivers/char/hpet.c
-	drivers/block/pktcdvd.c drivers/media/dvb-core/dvbdev.c drivers/scsi/aacraid/linit.c"
+# the targets the manifest says x86_64 builds
+SPARSE_TARGETS=$(target_field '$8 == "x86_64"' '$2')
+readonly SPARSE_TARGETS
 
 check_sparse() {
 	local log=$LOGS/qemu-sparse.log objs=() f n m v src base bad=""

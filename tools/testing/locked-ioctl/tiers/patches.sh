@@ -24,7 +24,7 @@ bkl_migrate_format_patch() {
 	git -C "$w/work/tree" worktree prune
 	git -C "$w/work/tree" worktree add -q --detach "$fp" series-base
 	head=$(git -C "$fp" rev-parse HEAD)
-	files=$(awk -F'\t' '!/^#/ && NF == 7 && $2 != "-" { print $2 }' "$REPO/tools/locked-ioctl/targets")
+	files=$(target_field '$2 != "-"' '$2')
 	# shellcheck disable=SC2086
 	if ! (cd "$fp" && "$MIGRATE" --tree . --annotate-driver-locks --jobs "$JOBS" \
 		--format-patch "$w/fp-out" $files) >"$LOGS/patches-format-patch.log" 2>&1; then
