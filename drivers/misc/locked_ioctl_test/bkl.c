@@ -21,20 +21,10 @@ static int lit_bkl_ioctl(struct inode *inode, struct file *file,
 DEFINE_BKL_IOCTL(lit_bkl_unlocked_ioctl, lit_bkl_ioctl);
 DEFINE_BKL_COMPAT_IOCTL(lit_bkl_compat_ioctl, lit_bkl_ioctl);
 
-static const struct file_operations lit_bkl_fops = {
+const struct file_operations lit_bkl_fops = {
 	.owner		= THIS_MODULE,
 	.unlocked_ioctl	= lit_bkl_unlocked_ioctl,
 	.compat_ioctl	= lit_bkl_compat_ioctl,
-};
-
-struct lit_dev lit_bkl_dev = {
-	.misc = {
-		.minor	= MISC_DYNAMIC_MINOR,
-		.name	= "lit_bkl",
-		.fops	= &lit_bkl_fops,
-	},
-	.kind	= LIT_KIND_BKL,
-	.domain	= &lit_bkl_domain,
 };
 
 DEFINE_BKL_USER(lit_fail_nested_bkl, lit_fail_nested);

@@ -246,15 +246,35 @@ long lit_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	return ret;
 }
 
+static struct lit_domain lit_mutex_domain, lit_mutex_intr_domain;
+static struct lit_domain lit_nolock_domain;
+
+/* LIT_DEV(name, KIND, domain): /dev/lit_<name>, with lit_<name>_fops. */
+#define LIT_DEV(_name, _kind, _domain)					\
+	{								\
+		.misc = {						\
+			.minor	= MISC_DYNAMIC_MINOR,			\
+			.name	= "lit_" #_name,			\
+			.fops	= &lit_##_name##_fops,			\
+		},							\
+		.kind	= LIT_KIND_##_kind,				\
+		.domain	= _domain,					\
+	}
+
 /*
- * Out of tree (CONFIG_BKL_MODULE), the kernel has no
+ * Every test device: the BKL devices share the BKL's domain, each mutex
+ * device has its own.  Out of tree (CONFIG_BKL_MODULE) the kernel has no
  * file_operations.locked_ioctl: the shim's devices (shim.c) are not built.
  */
-static struct lit_dev *const lit_devs[] = {
+static struct lit_dev lit_devs[] = {
 #ifdef CONFIG_BKL
-	&lit_shim_dev, &lit_legacy_dev,
+	LIT_DEV(shim, SHIM, &lit_bkl_domain),
+	LIT_DEV(legacy, LEGACY, &lit_bkl_domain),
 #endif
-	&lit_bkl_dev, &lit_mutex_dev, &lit_mutex_intr_dev, &lit_nolock_dev,
+	LIT_DEV(bkl, BKL, &lit_bkl_domain),
+	LIT_DEV(mutex, MUTEX, &lit_mutex_domain),
+	LIT_DEV(mutex_intr, MUTEX_INTR, &lit_mutex_intr_domain),
+	LIT_DEV(nolock, NOLOCK, &lit_nolock_domain),
 };
 
 static int __init lit_init(void)
@@ -262,11 +282,11 @@ static int __init lit_init(void)
 	int i, ret;
 
 	for (i = 0; i < ARRAY_SIZE(lit_devs); i++) {
-		mutex_init(&lit_devs[i]->lock);
-		ret = misc_register(&lit_devs[i]->misc);
+		mutex_init(&lit_devs[i].lock);
+		ret = misc_register(&lit_devs[i].misc);
 		if (ret) {
 			pr_err("cannot register /dev/%s: %d\n",
-			       lit_devs[i]->misc.name, ret);
+			       lit_devs[i].misc.name, ret);
 			goto err_deregister;
 		}
 	}
@@ -274,7 +294,7 @@ static int __init lit_init(void)
 
 err_deregister:
 	while (--i >= 0)
-		misc_deregister(&lit_devs[i]->misc);
+		misc_deregister(&lit_devs[i].misc);
 	return ret;
 }
 module_init(lit_init);
@@ -284,7 +304,7 @@ static void __exit lit_exit(void)
 	int i;
 
 	for (i = ARRAY_SIZE(lit_devs) - 1; i >= 0; i--)
-		misc_deregister(&lit_devs[i]->misc);
+		misc_deregister(&lit_devs[i].misc);
 }
 module_exit(lit_exit);
 

@@ -52,8 +52,11 @@ static inline struct lit_dev *lit_dev_of(struct file *file)
 
 extern struct lit_domain lit_bkl_domain;
 
-extern struct lit_dev lit_shim_dev, lit_legacy_dev, lit_bkl_dev;
-extern struct lit_dev lit_mutex_dev, lit_mutex_intr_dev, lit_nolock_dev;
+/* The file operations of each kind of device: shim.c, bkl.c, mutex.c. */
+extern const struct file_operations lit_shim_fops, lit_legacy_fops;
+extern const struct file_operations lit_bkl_fops;
+extern const struct file_operations lit_mutex_fops, lit_mutex_intr_fops;
+extern const struct file_operations lit_nolock_fops;
 
 long lit_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
 long lit_fail_nested(struct lit_dev *dev, int err);

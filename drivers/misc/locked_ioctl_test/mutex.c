@@ -19,22 +19,10 @@ DEFINE_LOCKED_IOCTL(lit_mutex_unlocked_ioctl, lit_ioctl,
 DEFINE_LOCKED_COMPAT_IOCTL(lit_mutex_compat_ioctl, lit_ioctl,
 			   &lit_dev_of(file)->lock);
 
-static const struct file_operations lit_mutex_fops = {
+const struct file_operations lit_mutex_fops = {
 	.owner		= THIS_MODULE,
 	.unlocked_ioctl	= lit_mutex_unlocked_ioctl,
 	.compat_ioctl	= lit_mutex_compat_ioctl,
-};
-
-static struct lit_domain lit_mutex_domain;
-
-struct lit_dev lit_mutex_dev = {
-	.misc = {
-		.minor	= MISC_DYNAMIC_MINOR,
-		.name	= "lit_mutex",
-		.fops	= &lit_mutex_fops,
-	},
-	.kind	= LIT_KIND_MUTEX,
-	.domain	= &lit_mutex_domain,
 };
 
 DEFINE_LOCKED_IOCTL_INTERRUPTIBLE(lit_mutex_intr_unlocked_ioctl, lit_ioctl,
@@ -43,22 +31,10 @@ DEFINE_LOCKED_COMPAT_IOCTL_INTERRUPTIBLE(lit_mutex_intr_compat_ioctl,
 					 lit_ioctl, &lit_dev_of(file)->lock,
 					 -ERESTARTSYS);
 
-static const struct file_operations lit_mutex_intr_fops = {
+const struct file_operations lit_mutex_intr_fops = {
 	.owner		= THIS_MODULE,
 	.unlocked_ioctl	= lit_mutex_intr_unlocked_ioctl,
 	.compat_ioctl	= lit_mutex_intr_compat_ioctl,
-};
-
-static struct lit_domain lit_mutex_intr_domain;
-
-struct lit_dev lit_mutex_intr_dev = {
-	.misc = {
-		.minor	= MISC_DYNAMIC_MINOR,
-		.name	= "lit_mutex_intr",
-		.fops	= &lit_mutex_intr_fops,
-	},
-	.kind	= LIT_KIND_MUTEX_INTR,
-	.domain	= &lit_mutex_intr_domain,
 };
 
 static long lit_nolock_compat_ioctl(struct file *file, unsigned int cmd,
@@ -67,20 +43,8 @@ static long lit_nolock_compat_ioctl(struct file *file, unsigned int cmd,
 	return lit_ioctl(file, cmd, (unsigned long)compat_ptr(arg));
 }
 
-static const struct file_operations lit_nolock_fops = {
+const struct file_operations lit_nolock_fops = {
 	.owner		= THIS_MODULE,
 	.unlocked_ioctl	= lit_ioctl,
 	.compat_ioctl	= lit_nolock_compat_ioctl,
-};
-
-static struct lit_domain lit_nolock_domain;
-
-struct lit_dev lit_nolock_dev = {
-	.misc = {
-		.minor	= MISC_DYNAMIC_MINOR,
-		.name	= "lit_nolock",
-		.fops	= &lit_nolock_fops,
-	},
-	.kind	= LIT_KIND_NOLOCK,
-	.domain	= &lit_nolock_domain,
 };

@@ -22,21 +22,11 @@ static int lit_shim_ioctl(struct inode *inode, struct file *file,
 
 DEFINE_BKL_SHIM_USER(lit_shim_ioctl);
 
-static const struct file_operations lit_shim_fops = {
+const struct file_operations lit_shim_fops = {
 	.owner		= THIS_MODULE,
 	.locked_ioctl	= lit_shim_ioctl,
 	.unlocked_ioctl	= deprecated_ioctl,
 	.compat_ioctl	= deprecated_compat_ioctl,
-};
-
-struct lit_dev lit_shim_dev = {
-	.misc = {
-		.minor	= MISC_DYNAMIC_MINOR,
-		.name	= "lit_shim",
-		.fops	= &lit_shim_fops,
-	},
-	.kind	= LIT_KIND_SHIM,
-	.domain	= &lit_bkl_domain,
 };
 
 static int lit_legacy_ioctl(struct inode *inode, struct file *file,
@@ -47,17 +37,7 @@ static int lit_legacy_ioctl(struct inode *inode, struct file *file,
 
 DEFINE_BKL_SHIM_USER(lit_legacy_ioctl);
 
-static const struct file_operations lit_legacy_fops = {
+const struct file_operations lit_legacy_fops = {
 	.owner		= THIS_MODULE,
 	.locked_ioctl	= lit_legacy_ioctl,
-};
-
-struct lit_dev lit_legacy_dev = {
-	.misc = {
-		.minor	= MISC_DYNAMIC_MINOR,
-		.name	= "lit_legacy",
-		.fops	= &lit_legacy_fops,
-	},
-	.kind	= LIT_KIND_LEGACY,
-	.domain	= &lit_bkl_domain,
 };
