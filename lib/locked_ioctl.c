@@ -6,17 +6,17 @@
  *
  * Copyright (C) 2026 The locked-ioctl authors
  *
- * See Documentation/locking/locked-ioctl.rst and include/linux/bkl_user.h.
+ * See Documentation/locking/locked-ioctl.rst and include/linux/locked_ioctl_hooks.h.
  */
 #include <linux/atomic.h>
 #include <linux/bkl_user.h>
 #include <linux/export.h>
 #include <linux/jump_label.h>
 #include <linux/kernel.h>
+#include <linux/locked_ioctl_hooks.h>
 #include <linux/lockdep.h>
 #include <linux/mutex.h>
 #include <linux/sched/clock.h>
-#include <linux/string.h>
 
 #define CREATE_TRACE_POINTS
 #include <trace/events/bkl.h>
@@ -62,47 +62,7 @@ void locked_ioctl_trace_unreg(void)
 	static_branch_dec(&locked_ioctl_traced);
 }
 
-/**
- * bkl_user_field() - one field of a user's record
- * @user: the user
- * @key: the field: "kind", "file", "line", "handler", "lock" or "module"
- *
- * Context: Any context.
- * Return: the field's value as written in the source, "" when there is none.
- */
-const char *bkl_user_field(const struct bkl_user *user, const char *key)
-{
-	size_t len = strlen(key);
-	const char *p;
-
-	for (p = user->info; *p; p += strlen(p) + 1)
-		if (!strncmp(p, key, len) && p[len] == '=')
-			return p + len + 1;
-	return "";
-}
-EXPORT_SYMBOL_GPL(bkl_user_field);
-
-/**
- * __bkl_user_account_hold() - record the length of one section of a user
- * @user: the user
- * @ns: how long the section held the lock
- *
- * Keeps the longest; sections of one replacement user under different
- * per-device locks may race here, hence the cmpxchg loop.
- *
- * Context: Any context.
- */
-void __bkl_user_account_hold(struct bkl_user *user, u64 ns)
-{
-	s64 old = atomic64_read(&user->max_hold_ns);
-
-	while ((u64)old < ns &&
-	       !atomic64_try_cmpxchg(&user->max_hold_ns, &old, ns))
-		;
-}
-EXPORT_SYMBOL_GPL(__bkl_user_account_hold);
-
-/* With counters or lockdep the hooks are out of line; see <linux/bkl_user.h>. */
+/* With counters or lockdep the hooks are out of line; see <linux/locked_ioctl_hooks.h>. */
 #if defined(CONFIG_BKL_USER_STATS) || defined(CONFIG_DEBUG_LOCK_ALLOC)
 
 /* The clock is read only when something will use what it says. */
@@ -236,8 +196,8 @@ EXPORT_SYMBOL_GPL(__locked_ioctl_unlock);
  * @user: the user whose section begins
  * @ip: the wrapper
  *
- * Called by the inline lock hooks of <linux/bkl_user.h>, with the driver's
- * lock held, only while the tracepoint is on.
+ * Called by the inline lock hooks of <linux/locked_ioctl_hooks.h>, with
+ * the driver's lock held, only while the tracepoint is on.
  *
  * Context: Process context.
  * Return: the start time, for __locked_ioctl_trace_exit().

@@ -13,10 +13,8 @@
 #include <linux/atomic.h>
 #include <linux/build_bug.h>
 #include <linux/compiler.h>
-#include <linux/instruction_pointer.h>
-#include <linux/jump_label.h>
 #include <linux/lockdep.h>
-#include <linux/mutex.h>
+#include <linux/string.h>
 #include <linux/stringify.h>
 #include <linux/types.h>
 
@@ -253,79 +251,45 @@ static inline void bkl_user_count_contended(struct bkl_user *user)
 #endif
 }
 
-/*
- * The generic wrappers' lock hooks.  With counters or lockdep they are the
- * functions of lib/locked_ioctl.c, and every section calls them.  Without,
- * there is nothing to do but take the lock and fire the tracepoints when
- * they are on: __locked_ioctl_hooked() is then one static branch, on while
- * a driver_lock tracepoint is, and a wrapper that tests it first compiles to
- * what a driver writes by hand, a mutex_lock() and a mutex_unlock() around
- * the call, plus that branch.  The hooks test it again, for the callers that
- * cannot test it once for a whole section (driver_lock_user()).
+/**
+ * bkl_user_field() - one field of a user's record
+ * @user: the user
+ * @key: the field: "kind", "file", "line", "handler", "lock" or "module"
+ *
+ * Context: Any context.
+ * Return: the field's value as written in the source, "" when there is none.
  */
-/* On while a tracepoint of the BKL, or of the wrappers, is (lib/locked_ioctl.c). */
-DECLARE_STATIC_KEY_FALSE(bkl_traced);
-DECLARE_STATIC_KEY_FALSE(locked_ioctl_traced);
-
-#if defined(CONFIG_BKL_USER_STATS) || defined(CONFIG_DEBUG_LOCK_ALLOC)
-#define __locked_ioctl_hooked()	true
-
-u64 __locked_ioctl_lock(struct bkl_user *user, struct mutex *lock);
-int __locked_ioctl_lock_interruptible(struct bkl_user *user,
-				      struct mutex *lock, u64 *t0);
-u64 __locked_ioctl_enter(struct bkl_user *user);
-void __locked_ioctl_exit(struct bkl_user *user, u64 t0);
-void __locked_ioctl_unlock(struct bkl_user *user, struct mutex *lock, u64 t0);
-#else
-#define __locked_ioctl_hooked()	static_branch_unlikely(&locked_ioctl_traced)
-
-u64 __locked_ioctl_trace_enter(struct bkl_user *user, unsigned long ip);
-void __locked_ioctl_trace_exit(struct bkl_user *user, u64 t0,
-			       unsigned long ip);
-
-static __always_inline u64 __locked_ioctl_enter(struct bkl_user *user)
+static inline const char *bkl_user_field(const struct bkl_user *user,
+					 const char *key)
 {
-	if (__locked_ioctl_hooked())
-		return __locked_ioctl_trace_enter(user, _THIS_IP_);
-	return 0;
+	size_t len = strlen(key);
+	const char *p;
+
+	for (p = user->info; *p; p += strlen(p) + 1)
+		if (!strncmp(p, key, len) && p[len] == '=')
+			return p + len + 1;
+	return "";
 }
 
-static __always_inline void __locked_ioctl_exit(struct bkl_user *user, u64 t0)
+/**
+ * __bkl_user_account_hold() - record the length of one section of a user
+ * @user: the user
+ * @ns: how long the section held the lock
+ *
+ * Keeps the longest; sections of one replacement user under different
+ * per-device locks may race here, hence the cmpxchg loop.  The BKL and the
+ * wrappers' hooks call it with CONFIG_BKL_USER_STATS.
+ *
+ * Context: Any context.
+ */
+static inline void __bkl_user_account_hold(struct bkl_user *user, u64 ns)
 {
-	if (__locked_ioctl_hooked())
-		__locked_ioctl_trace_exit(user, t0, _THIS_IP_);
+	s64 old = atomic64_read(&user->max_hold_ns);
+
+	while ((u64)old < ns &&
+	       !atomic64_try_cmpxchg(&user->max_hold_ns, &old, ns))
+		;
 }
-
-static __always_inline u64 __locked_ioctl_lock(struct bkl_user *user,
-					       struct mutex *lock)
-{
-	mutex_lock(lock);
-	return __locked_ioctl_enter(user);
-}
-
-static __always_inline int
-__locked_ioctl_lock_interruptible(struct bkl_user *user, struct mutex *lock,
-				  u64 *t0)
-{
-	int ret = mutex_lock_interruptible(lock);
-
-	if (ret)
-		return ret;
-	*t0 = __locked_ioctl_enter(user);
-	return 0;
-}
-
-static __always_inline void __locked_ioctl_unlock(struct bkl_user *user,
-						  struct mutex *lock, u64 t0)
-{
-	__locked_ioctl_exit(user, t0);
-	mutex_unlock(lock);
-}
-#endif
-
-/* Statistics shared by the BKL and the wrappers. */
-void __bkl_user_account_hold(struct bkl_user *user, u64 ns);
-const char *bkl_user_field(const struct bkl_user *user, const char *key);
 
 #ifdef CONFIG_BKL_REGISTRY
 /* vmlinux's users, between the bounds the linker script puts around them */

@@ -15,6 +15,7 @@
 #include <linux/compat.h>
 #include <linux/export.h>
 #include <linux/fs.h>
+#include <linux/locked_ioctl_hooks.h>
 #include <linux/mutex.h>
 #if IS_ENABLED(CONFIG_BKL)
 #include <linux/smp_lock.h>
@@ -83,64 +84,27 @@ static long prefix##name(struct file *file, unsigned int cmd, unsigned long arg)
 }
 
 /*
- * Worker: @call, which may use file/cmd/arg, as a function of its own, for
- * the two paths of the generic wrappers: the plain one, a mutex_lock() and a
- * mutex_unlock() around the call, while __locked_ioctl_hooked() is false, and
- * the one through the lock hooks.
+ * Worker: run @call, which may use file/cmd/arg, under the mutex @lock; with
+ * @intr true a signal aborts the wait, and the function returns @err.  Each
+ * call asks __locked_ioctl_hooked() once: while nothing is hooked the lock
+ * is a mutex_lock() and a mutex_unlock() around the call, as a driver
+ * writes them (see <linux/locked_ioctl_hooks.h>).
  */
-#define __DEFINE_LOCKED_IOCTL_CALL(prefix, fname, call)		\
-static __always_inline long prefix##fname(struct file *file,		\
-					  unsigned int cmd,		\
-					  unsigned long arg)		\
-{									\
-	return call;							\
-}
-
-/* Worker: run @call, which may use file/cmd/arg, under the mutex @lock. */
-#define __DEFINE_LOCKED_IOCTL(prefix, name, handler, lock, call)	\
+#define __DEFINE_LOCKED_IOCTL(prefix, name, handler, lock, intr, err, call) \
 __DEFINE_BKL_USER(__bkl_user_, name, REPLACEMENT, handler, #lock, NONE); \
-__DEFINE_LOCKED_IOCTL_CALL(, __locked_ioctl_call_##name, call)		\
 static long prefix##name(struct file *file, unsigned int cmd, unsigned long arg)	\
 {									\
 	struct mutex *__lock = (lock);					\
+	const bool __hooked = __locked_ioctl_hooked();			\
+	u64 __t0 = 0;							\
 	long ret;							\
-	u64 __t0;							\
 									\
-	if (!__locked_ioctl_hooked()) {					\
-		mutex_lock(__lock);					\
-		ret = __locked_ioctl_call_##name(file, cmd, arg);	\
-		mutex_unlock(__lock);					\
-		return ret;						\
-	}								\
-	__t0 = __locked_ioctl_lock(&__bkl_user_##name, __lock);	\
-	ret = __locked_ioctl_call_##name(file, cmd, arg);		\
-	__locked_ioctl_unlock(&__bkl_user_##name, __lock, __t0);	\
-	return ret;							\
-}
-
-/* Worker: as __DEFINE_LOCKED_IOCTL(), but a signal aborts the wait with @err. */
-#define __DEFINE_LOCKED_IOCTL_INTERRUPTIBLE(prefix, name, handler, lock, err, call) \
-__DEFINE_BKL_USER(__bkl_user_, name, REPLACEMENT, handler, #lock, NONE); \
-__DEFINE_LOCKED_IOCTL_CALL(, __locked_ioctl_call_##name, call)		\
-static long prefix##name(struct file *file, unsigned int cmd, unsigned long arg)	\
-{									\
-	struct mutex *__lock = (lock);					\
-	const long __err = (err);					\
-	long ret;							\
-	u64 __t0;							\
-									\
-	if (!__locked_ioctl_hooked()) {					\
-		if (mutex_lock_interruptible(__lock))			\
-			return __err;					\
-		ret = __locked_ioctl_call_##name(file, cmd, arg);	\
-		mutex_unlock(__lock);					\
-		return ret;						\
-	}								\
-	if (__locked_ioctl_lock_interruptible(&__bkl_user_##name,	\
-					      __lock, &__t0))		\
-		return __err;						\
-	ret = __locked_ioctl_call_##name(file, cmd, arg);		\
-	__locked_ioctl_unlock(&__bkl_user_##name, __lock, __t0);	\
+	if (__locked_ioctl_mutex_lock(&__bkl_user_##name, __lock,	\
+				      __hooked, intr, &__t0))		\
+		return (err);						\
+	ret = call;							\
+	__locked_ioctl_mutex_unlock(&__bkl_user_##name, __lock,	\
+				    __hooked, __t0);			\
 	return ret;							\
 }
 
@@ -383,7 +347,7 @@ long deprecated_compat_ioctl(struct file *file, unsigned int cmd,
  * Context: the generated function runs in process context and sleeps.
  */
 #define DEFINE_LOCKED_IOCTL(name, fn, lock)				\
-	__DEFINE_LOCKED_IOCTL(, name, #fn, lock, fn(file, cmd, arg))
+	__DEFINE_LOCKED_IOCTL(, name, #fn, lock, false, 0, fn(file, cmd, arg))
 
 /**
  * DEFINE_LOCKED_COMPAT_IOCTL() - define a compat_ioctl that calls a handler
@@ -399,7 +363,7 @@ long deprecated_compat_ioctl(struct file *file, unsigned int cmd,
  *	DEFINE_LOCKED_COMPAT_IOCTL(foo_compat_ioctl, foo_ioctl, &foo_mutex);
  */
 #define DEFINE_LOCKED_COMPAT_IOCTL(name, fn, lock)			\
-	__DEFINE_LOCKED_IOCTL(, name, #fn, lock,			\
+	__DEFINE_LOCKED_IOCTL(, name, #fn, lock, false, 0,		\
 			      fn(file, cmd, __LOCKED_IOCTL_COMPAT_ARG(arg)))
 
 /**
@@ -419,8 +383,7 @@ long deprecated_compat_ioctl(struct file *file, unsigned int cmd,
  *					  &foo_mutex, -ERESTARTSYS);
  */
 #define DEFINE_LOCKED_IOCTL_INTERRUPTIBLE(name, fn, lock, err)		\
-	__DEFINE_LOCKED_IOCTL_INTERRUPTIBLE(, name, #fn, lock, err,	\
-					    fn(file, cmd, arg))
+	__DEFINE_LOCKED_IOCTL(, name, #fn, lock, true, err, fn(file, cmd, arg))
 
 /**
  * DEFINE_LOCKED_COMPAT_IOCTL_INTERRUPTIBLE() - compat form of
@@ -436,8 +399,8 @@ long deprecated_compat_ioctl(struct file *file, unsigned int cmd,
  *						 &foo_mutex, -ERESTARTSYS);
  */
 #define DEFINE_LOCKED_COMPAT_IOCTL_INTERRUPTIBLE(name, fn, lock, err)	\
-	__DEFINE_LOCKED_IOCTL_INTERRUPTIBLE(, name, #fn, lock, err,	\
-			fn(file, cmd, __LOCKED_IOCTL_COMPAT_ARG(arg)))
+	__DEFINE_LOCKED_IOCTL(, name, #fn, lock, true, err,		\
+			      fn(file, cmd, __LOCKED_IOCTL_COMPAT_ARG(arg)))
 
 #ifdef DEFINE_GUARD
 /**
@@ -461,22 +424,25 @@ long deprecated_compat_ioctl(struct file *file, unsigned int cmd,
 #define DEFINE_GUARDED_IOCTL(name, fn, class, lock)			\
 	__DEFINE_GUARDED_IOCTL(, name, fn, class, lock)
 
+/*
+ * Worker: as __DEFINE_LOCKED_IOCTL(), with the lock of a guard class held
+ * by the guard, so that only the section's hooks are the layer's.
+ */
 #define __DEFINE_GUARDED_IOCTL(prefix, name, fn, class, lock)		\
 __DEFINE_BKL_USER(__bkl_user_, name, REPLACEMENT, #fn,		\
 		  #class "(" #lock ")", NONE);				\
-__DEFINE_LOCKED_IOCTL_CALL(, __locked_ioctl_call_##name,		\
-			   fn(file, cmd, arg))				\
 static long prefix##name(struct file *file, unsigned int cmd, unsigned long arg)	\
 {									\
+	const bool __hooked = __locked_ioctl_hooked();			\
+	u64 __t0 = 0;							\
 	long ret;							\
-	u64 __t0;							\
 									\
 	guard(class)(lock);						\
-	if (!__locked_ioctl_hooked())					\
-		return __locked_ioctl_call_##name(file, cmd, arg);	\
-	__t0 = __locked_ioctl_enter(&__bkl_user_##name);		\
-	ret = __locked_ioctl_call_##name(file, cmd, arg);		\
-	__locked_ioctl_exit(&__bkl_user_##name, __t0);			\
+	if (__hooked)							\
+		__t0 = __locked_ioctl_enter(&__bkl_user_##name);	\
+	ret = fn(file, cmd, arg);					\
+	if (__hooked)							\
+		__locked_ioctl_exit(&__bkl_user_##name, __t0);		\
 	return ret;							\
 }
 #endif

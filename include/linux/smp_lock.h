@@ -64,6 +64,7 @@ Documentation/locking/locked-ioctl.rst) or enable CONFIG_BKL"
  */
 
 #include <linux/bkl_user.h>
+#include <linux/locked_ioctl_hooks.h>
 
 /* How many distinct annotated users' sections the BKL holder tracks. */
 #define BKL_MAX_SECTIONS	4
@@ -165,7 +166,7 @@ extern struct bkl_state kernel_lock_state;
  * path computes no address it does not use.
  *
  * The three BKL tracepoints share one static key, &bkl_traced (declared in
- * <linux/bkl_user.h>), on while any of them is, so that the fast path tests
+ * <linux/locked_ioctl_hooks.h>), on while any of them is, so that the fast path tests
  * one branch, and only on lock: a section that began inline fired no event,
  * and ends without one.
  */

@@ -46,7 +46,7 @@ DECLARE_EVENT_CLASS(bkl_user_event,
 /*
  * Each event turns on, while it is on, the static key its inline callers
  * test: &bkl_traced for the BKL's, &locked_ioctl_traced for the wrappers'
- * (see <linux/smp_lock.h> and <linux/bkl_user.h>).
+ * (see <linux/smp_lock.h> and <linux/locked_ioctl_hooks.h>).
  */
 int bkl_trace_reg(void);
 void bkl_trace_unreg(void);

@@ -11,7 +11,8 @@ BKL_KINDS = ("bkl-ioctl", "bkl-shim", "bkl-direct", "unannotated")
 # users.  Paths relative to the tree.
 LAYER_FILES = {
     "include/linux/smp_lock.h", "include/linux/locked_ioctl.h",
-    "include/linux/bkl_user.h", "include/trace/events/bkl.h",
+    "include/linux/bkl_user.h", "include/linux/locked_ioctl_hooks.h",
+    "include/trace/events/bkl.h",
     "lib/kernel_lock.c", "lib/deprecated_ioctl.c", "lib/locked_ioctl.c",
     "lib/bkl_users.c",
 }

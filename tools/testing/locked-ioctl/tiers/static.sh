@@ -7,7 +7,15 @@
 
 readonly OUR_OBJS="lib/kernel_lock.o lib/deprecated_ioctl.o lib/locked_ioctl.o lib/bkl_users.o
 	lib/bkl_kunit.o lib/locked_ioctl_kunit.o lib/bkl_users_kunit.o fs/ioctl.o kernel/module/main.o"
-readonly OUR_FILES_RE='(lib/(kernel_lock|deprecated_ioctl|locked_ioctl|bkl_users|bkl_kunit|locked_ioctl_kunit|bkl_users_kunit)\.c|include/linux/(smp_lock|locked_ioctl|bkl_user)\.h|include/trace/events/bkl\.h|fs/ioctl\.c)'
+# Our C files as the tree has them (tools/locked-ioctl/files, the list
+# "make apply" installs), and the VFS file our patch changes: an ERE of
+# their paths, to find their lines in a build log.
+our_files_re() {
+	sed -e 's/#.*//' "$REPO/tools/locked-ioctl/files" | awk 'NF { print $NF }' |
+		grep -E '\.[ch]$' | sed 's/[.]/\\./g' | paste -sd'|' | sed 's/^/(/; s/$/|fs\/ioctl\\.c)/'
+}
+OUR_FILES_RE=$(our_files_re)
+readonly OUR_FILES_RE
 
 tier_sparse() {
 	local k bdir=$BUILD/kunit-6.12 log=$LOGS/sparse.log n
@@ -75,6 +83,7 @@ tier_kernel_doc() {
 	setup_tree 6.12 || return
 	k=$(tree 6.12)
 	for f in include/linux/smp_lock.h include/linux/locked_ioctl.h include/linux/bkl_user.h \
+		 include/linux/locked_ioctl_hooks.h \
 		 lib/kernel_lock.c lib/deprecated_ioctl.c lib/locked_ioctl.c lib/bkl_users.c \
 		 drivers/misc/locked_ioctl_test/locked_ioctl_test.h \
 		 drivers/misc/locked_ioctl_test/lit.h drivers/misc/locked_ioctl_test/core.c \
@@ -91,7 +100,7 @@ tier_kernel_doc() {
 
 # Our pages in the tree's own "make htmldocs" (Debian's Sphinx), with the
 # API pulled from our headers: they build, without a warning of their own.
-readonly OUR_DOCS_RE='(locking/locked-ioctl|dev-tools/bkl-users|dev-tools/bkl-migrate)\.rst|include/linux/(smp_lock|locked_ioctl|bkl_user)\.h|lib/(kernel_lock|deprecated_ioctl|locked_ioctl|bkl_users)\.c'
+readonly OUR_DOCS_RE='(locking/locked-ioctl|dev-tools/bkl-users|dev-tools/bkl-migrate)\.rst|include/linux/(smp_lock|locked_ioctl|locked_ioctl_hooks|bkl_user)\.h|lib/(kernel_lock|deprecated_ioctl|locked_ioctl|bkl_users)\.c'
 
 htmldocs() {
 	local k log=$LOGS/htmldocs.log out=$BUILD/htmldocs/Documentation/output f bad
