@@ -46,7 +46,7 @@ def tree_of(path):
 def migrate(*args, cwd=None):
     """scripts/bkl-migrate ARGS: (exit code, output)."""
     proc = subprocess.run([MIGRATE, "-j2"] + list(args), cwd=cwd, stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, text=True, check=False)
+                          stderr=subprocess.STDOUT, text=True, errors="replace", check=False)
     return proc.returncode, proc.stdout
 
 

@@ -3,38 +3,17 @@
 #
 # Tier migrate: scripts/bkl-migrate on the fixtures.
 
-# scripts/bkl-migrate and the semantic patches, on fixtures we wrote: before/
-# must become after/ (after-shim/ with --shim), look-alikes must not change.
+# scripts/bkl-migrate on fixtures/migrate/ where a kernel tree or build is
+# needed: the converted fixtures checkpatch-clean, built against 6.12 with
+# sparse, --build, make coccicheck; and the manifest's claims.  Its runs on
+# the fixtures alone (before/ becomes after/, --dry-run, refusals, ...) are
+# Python unittest cases (bkl_migrate_fixtures_test.py, tier unittest).
 
-MIGRATE=$REPO/scripts/bkl-migrate
 COCCI_DIR=$REPO/scripts/coccinelle/locked-ioctl
+MIGRATE=$REPO/scripts/bkl-migrate
 
 tier_migrate() {
-	local fx=$TESTING/fixtures/migrate w=$BUILD/test/migrate out mode exp
-	local args
-	for mode in bkl shim; do
-		args=() exp=$fx/after
-		[ $mode = bkl ] || { args=(--shim); exp=$fx/after-shim; }
-		rm -rf "$w" && cp -r "$fx/before" "$w"
-		# extern_ioctl.c cannot be converted: exit 1, that file untouched.
-		expect_exit "bkl-migrate ${args[*]}: reports the file it cannot convert, exit 1" 1 \
-			'^extern_ioctl.c: failed, left as it was: a group: extern_ioctl is defined in no file under .*: convert it by hand' \
-			"$MIGRATE" "${args[@]}" --jobs "$JOBS" --tree "$w"
-		expect "bkl-migrate ${args[*]}: before/ becomes ${exp##*/}/" diff -ru "$exp" "$w"
-		snapshot "$w" >"$BUILD/test/migrate.sum"
-		out=$("$MIGRATE" "${args[@]}" --tree "$w" 2>&1) || true
-		if grep -q ' 0 converted, 1 failed' <<<"$out" &&
-		   snapshot "$w" | cmp -s - "$BUILD/test/migrate.sum"; then
-			pass "bkl-migrate ${args[*]}: a second run changes nothing"
-		else
-			fail "bkl-migrate ${args[*]}: a second run changes nothing" "$out"
-		fi
-	done
 	migrate_compile_check
-	migrate_dry_run
-	migrate_no_leak
-	migrate_group_alone
-	migrate_annotate_driver_locks
 	migrate_checkpatch
 	migrate_refusals
 	migrate_after_builds
@@ -91,98 +70,6 @@ migrate_compile_check() {
 		'not a configured kernel build directory' "$MIGRATE" --build "$fx" --tree "$w"
 }
 
-# --dry-run prints the change of each converted file and writes nothing; the
-# summary notes a compat entry point that calls the old handler and now
-# takes the BKL too (seed 004's mraid_mm had it without), and no such note
-# where there is none; the
-# bkl-users candidates the rules cannot take and ioctls that take a
-# file-scope mutex after other work are listed as skipped; gcc-style
-# designators are converted; an old .ioctl that is left is said, one that
-# today's kernels build only because 5.9 dropped HAVE_UNLOCKED_IOCTL gets the
-# macro back.
-migrate_dry_run() {
-	local fx=$TESTING/fixtures/migrate w=$BUILD/test/migrate out
-	local name="bkl-migrate --dry-run: prints the diffs, writes nothing"
-	rm -rf "$w" && cp -r "$fx/before" "$w"
-	out=$("$MIGRATE" --dry-run --tree "$w" 2>&1) || true
-	if diff -r "$fx/before" "$w" >/dev/null &&
-	   grep -q '^+++ b/old_ioctl.c' <<<"$out" && ! grep -q '^+++ b/extern_ioctl.c' <<<"$out" && grep -q '^+++ b/driver_lock.c' <<<"$out" &&
-	   grep -q '^+++ b/Kconfig' <<<"$out" && ! grep -q '^+++ b/untouched.c' <<<"$out" &&
-	   grep -q '^+DEFINE_LOCKED_IOCTL(lock_ioctl, lock_do_ioctl, &lock_mutex);' <<<"$out" &&
-	   grep -q '^old_ioctl.c: note: old_compat calls old_ioctl, which the native entry point now runs under the BKL: it takes the BKL too (DEFINE_BKL_IOCTL)' <<<"$out" &&
-	   [ "$(grep -c ': note: ' <<<"$out")" = 1 ] &&
-	   grep -q '^untouched.c: skipped: un_more_ioctl holds &un_mutex' <<<"$out" &&
-	   grep -q '^untouched.c: skipped: un_arg_ioctl holds &un_mutex' <<<"$out" &&
-	   grep -q '^prologue_mutex_ioctl.c: skipped: pro_copy_ioctl takes the file-scope mutex &pro_mutex' <<<"$out" &&
-	   grep -q '^prologue_mutex_ioctl.c: skipped: pro_narrow_ioctl takes the file-scope mutex &pro_mutex' <<<"$out" &&
-	   grep -q '^body_mutex_ioctl.c: converted: DEFINE_LOCKED_IOCTL(body_ioctl), DEFINE_LOCKED_IOCTL_INTERRUPTIBLE(body_intr_ioctl)' <<<"$out" &&
-	   grep -q '^open_mutex.c: skipped: om_open takes &om_mutex, a file-scope mutex that only the file.s operations take' <<<"$out" &&
-	   grep -q '^open_mutex.c: skipped: om_release takes &om_mutex' <<<"$out" &&
-	   grep -q '^open_mutex.c: skipped: om_set takes &om_mutex' <<<"$out" &&
-	   grep -q '^untouched.c: skipped: un_not_ioctl takes &un_mutex' <<<"$out" &&
-	   [ "$(grep -c ': skipped: ' <<<"$out")" = 8 ] &&
-	   grep -q '^gnu_ioctl.c: converted: DEFINE_BKL_IOCTL(gnu_unlocked_ioctl)' <<<"$out" &&
-	   grep -q '^left_ioctl.c: left: an old .ioctl = left_ioctl is not converted' <<<"$out" &&
-	   grep -q '^multiver_ioctl.c: converted: HAVE_UNLOCKED_IOCTL defined again for Linux 5.9 and later$' <<<"$out" &&
-	   grep -q '^multiver_ioctl.c: nothing to do: .ioctl = multiver_ioctl stays for kernels before 2.6.11' <<<"$out" &&
-	   [ "$(grep -c ': left: ' <<<"$out")" = 1 ]; then
-		pass "$name"
-	else
-		fail "$name" "$out"
-	fi
-}
-
-# --annotate-driver-locks: the ioctls that take a file-scope mutex no
-# wrapper can take, and open(), release() and an ioctl's helper that take a
-# mutex as the BKL pushdown left one (and no look-alike: a mutex that
-# registration takes too, or one only tried), get DEFINE_DRIVER_LOCK_USER(),
-# checkpatch-clean, and a second run changes nothing.
-migrate_annotate_driver_locks() {
-	local fx=$TESTING/fixtures/migrate w=$BUILD/test/migrate-annotate out f
-	local name="bkl-migrate --annotate-driver-locks: before/ becomes after-annotate/"
-	rm -rf "$w" && mkdir -p "$w" && cp "$fx"/after-annotate/*.c "$w/"
-	for f in "$w"/*.c; do cp "$fx/before/${f##*/}" "$f"; done
-	out=$("$MIGRATE" --annotate-driver-locks --tree "$w" "$w"/*.c 2>&1) || true
-	if diff -ru "$fx/after-annotate" "$w" >"$LOGS/annotate.diff" &&
-	   grep -q '^prologue_mutex_ioctl.c: converted: DEFINE_DRIVER_LOCK_USER(pro_copy_ioctl_lock, pro_narrow_ioctl_lock)$' <<<"$out" &&
-	   grep -q '^open_mutex.c: converted: DEFINE_DRIVER_LOCK_USER(om_open_lock, om_release_lock, om_set_lock)$' <<<"$out"; then
-		pass "$name"
-	else
-		fail "$name" "$out$(cat "$LOGS/annotate.diff")"
-	fi
-	out=$("$MIGRATE" --annotate-driver-locks --tree "$w" "$w"/*.c 2>&1) || true
-	expect "bkl-migrate --annotate-driver-locks: a second run changes nothing" \
-		diff -ru "$fx/after-annotate" "$w"
-	expect "bkl-migrate --annotate-driver-locks: the result is checkpatch --strict clean" \
-		"$(tree 6.12)/scripts/checkpatch.pl" --strict --no-tree -q -f "$w"/*.c
-}
-
-# Each file is converted by its own spatch run: converting the directory at
-# once gives what converting each file alone gives.
-migrate_no_leak() {
-	local fx=$TESTING/fixtures/migrate w=$BUILD/test/migrate-one f
-	local name="bkl-migrate: a file converts the same alone as with the others"
-	rm -rf "$w" && cp -r "$fx/before" "$w"
-	for f in "$w"/*.c; do
-		case $f in */group_*) continue ;; esac
-		"$MIGRATE" --tree "$w" "$f" >/dev/null 2>&1 || true
-	done
-	# a group goes together: the file of its handler and those of its users
-	"$MIGRATE" --tree "$w" "$w"/group_*.c >/dev/null 2>&1 || true
-	expect "$name" diff -ru "$fx/after" "$w"
-}
-
-# The operations of group_dev.c name a handler that group_core.c defines:
-# without that file among the paths nothing of the group changes.
-migrate_group_alone() {
-	local fx=$TESTING/fixtures/migrate w=$BUILD/test/migrate
-	rm -rf "$w" && cp -r "$fx/before" "$w"
-	expect_exit "bkl-migrate: a group's user without the handler's file is reported, exit 1" 1 \
-		'^group_dev.c: failed, left as it was: a group: group_generic_ioctl is defined in group_core.c, which is not among the paths given' \
-		"$MIGRATE" --tree "$w" "$w/group_dev.c"
-	expect "bkl-migrate: ... and the group is left as it was" diff -ru "$fx/before" "$w"
-}
-
 # The conversion is meant to be sent upstream: each converted file is
 # checkpatch --strict clean where its original was.  Not a driver written
 # for many kernel versions, whose HAVE_UNLOCKED_IOCTL the migration defines
@@ -206,24 +93,12 @@ migrate_checkpatch() {
 	else
 		fail "bkl-migrate: converted fixtures checkpatch --strict clean ($n checked)" "not clean:$bad"
 	fi
+	expect "bkl-migrate --annotate-driver-locks: the result is checkpatch --strict clean" \
+		perl "$k/scripts/checkpatch.pl" --strict --no-tree -q -f "$fx"/after-annotate/*.c
 }
 
+# The test tools' own refusals (bkl-migrate's are unittest cases).
 migrate_refusals() {
-	local fx=$TESTING/fixtures/migrate w=$BUILD/test/migrate
-	rm -rf "$w" && cp -r "$fx/before" "$w"
-	snapshot "$w" >"$BUILD/test/migrate.sum"
-	expect_exit "bkl-migrate: a directory without C source is refused" 2 'holds no C source' \
-		"$MIGRATE" --tree "$w" "$TESTING/kunit"
-	expect_exit "bkl-migrate: a missing path is refused" 2 'no such file' \
-		"$MIGRATE" --tree "$w" "$w/no-such-file.c"
-	expect_exit "bkl-migrate: a --tree that is not a directory is refused" 2 'not a directory' \
-		"$MIGRATE" --tree "$w/Kconfig"
-	expect_exit "bkl-migrate: a path that is neither C source nor header is refused" 2 \
-		'Makefile: not a C source file or header' "$MIGRATE" --tree "$w" "$w/Makefile"
-	expect_exit "bkl-migrate: a header among the paths is taken (prototypes live there)" 0 \
-		'^bkl-migrate: 2 file\(s\) scanned, 0 converted, 0 failed' \
-		"$MIGRATE" --tree "$w" "$w/extern_ioctl.h" "$w/untouched.c"
-	expect_exit "bkl-migrate --help" 0 'Exit codes' "$MIGRATE" --help
 	expect_exit "check-legacy: a tree that is not Linux 2.6.34 is refused" 2 \
 		'not a Linux 2.6.34 tree' "$TESTING/check-legacy" --no-whole --work "$BUILD/test/legacy" \
 		"$(tree 6.12)"
@@ -233,48 +108,6 @@ migrate_refusals() {
 		env CROSS_ROOT="$BUILD/test/no-cross-root" "$TESTING/cross-root" run true
 	expect_exit "cross-root: an unknown argument is refused, exit 1" 1 "unknown argument '--bogus'" \
 		"$TESTING/cross-root" --bogus run true
-	expect_exit "bkl-migrate --timeout: a file whose spatch runs past it is reported, exit 1" 1 \
-		'^old_ioctl.c: failed, left as it was: spatch ioctl_pushdown.cocci ran past 0.05 s' \
-		"$MIGRATE" --timeout 0.05 --tree "$w" "$w/old_ioctl.c"
-	expect_exit "bkl-migrate --progress: each file done is counted on stderr" 0 \
-		'^bkl-migrate: \[1/1\] gnu_ioctl.c$' \
-		"$MIGRATE" --progress --dry-run --tree "$w" "$w/gnu_ioctl.c"
-	migrate_without_python "$w"
-	if snapshot "$w" | cmp -s - "$BUILD/test/migrate.sum"; then
-		pass "bkl-migrate: a refused run changes nothing"
-	else
-		fail "bkl-migrate: a refused run changes nothing"
-	fi
-}
-
-# A spatch that cannot load its Python library (Debian's coccinelle without
-# libpython3-dev, as on a fresh machine) is named once, before any file: a
-# spatch on PATH that hands the real one an interpreter of a Python version
-# whose library does not exist, whatever interpreter it is given.
-migrate_without_python() {
-	local w=$1 fake=$BUILD/test/no-python out rc=0
-	local name="bkl-migrate: a spatch without Python is reported once, exit 2"
-	rm -rf "$fake" && mkdir -p "$fake"
-	printf '#!/bin/sh\ncase "$*" in *--version*) echo "Python 3.99.0" ;; *) exec python3 "$@" ;; esac\n' \
-		>"$fake/python3.99"
-	cat >"$fake/spatch" <<-FAKE
-		#!/bin/bash
-		args=()
-		while [ \$# -gt 0 ]; do
-			if [ "\$1" = --python ]; then shift 2; continue; fi
-			args+=("\$1"); shift
-		done
-		exec $(command -v spatch) --python $fake/python3.99 "\${args[@]}"
-	FAKE
-	chmod +x "$fake/python3.99" "$fake/spatch"
-	out=$(PATH=$fake:$PATH "$MIGRATE" --tree "$w" 2>&1) || rc=$?
-	if [ "$rc" = 2 ] && [ "$(grep -c 'spatch cannot load Python: install libpython3-dev' <<<"$out")" = 1 ] &&
-	   ! grep -q 'failed, left as it was' <<<"$out"; then
-		pass "$name"
-	else
-		fail "$name" "exit $rc; $out"
-	fi
-	expect_exit "bkl-migrate --check-spatch: exit 0 with a working spatch" 0 '' "$MIGRATE" --check-spatch
 }
 
 # The converted files build against the applied 6.12 tree (CONFIG_BKL=y),
