@@ -17,23 +17,23 @@ from .csource import (
 from .kbuild import Kbuild, find_root
 
 
-def grep_command(d, pattern, globs):
+def grep_command(d, pattern, globs, use_git=True):
     """The command that lists, NUL-terminated, the files under d named like
     one of globs that match pattern: an extended regular expression, or a
     tuple of fixed strings.  git grep --no-index searches with a thread per
     CPU (and needs no repository); grep -r, with one, is the fallback."""
     fixed = not isinstance(pattern, str)
     patterns = [a for p in pattern for a in ("-e", p)] if fixed else ["-e", pattern]
-    if shutil.which("git"):
+    if use_git and shutil.which("git"):
         return ["git", "grep", "--no-index", "-l", "-z", "-F" if fixed else "-E"] + \
             patterns + ["--"] + list(globs), d
     return ["grep", "-rlZ", "-F" if fixed else "-E"] + ["--include=" + g for g in globs] + \
         patterns + [d], None
 
 
-def grep_stream(d, pattern, globs):
-    """Each file grep_command() lists, as grep finds it."""
-    cmd, cwd = grep_command(d, pattern, globs)
+def run_grep(cmd, cwd, d):
+    """Each file the grep command cmd lists, as it finds them; the exit code
+    last."""
     with subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE,
                           stderr=subprocess.DEVNULL) as proc:
         rest = b""
@@ -44,8 +44,27 @@ def grep_stream(d, pattern, globs):
                 name = name.decode(errors="surrogateescape")
                 yield os.path.join(d, name) if cwd else name
         proc.wait()
-    if proc.returncode not in (0, 1):
-        raise UsageError("%s failed on %s" % (cmd[0], d))
+    yield proc.returncode
+
+
+def grep_stream(d, pattern, globs):
+    """Each file grep_command() lists, as grep finds it.  When git grep fails
+    (a git that cannot run, a tree it cannot read), grep -r lists the files
+    again, and those git grep had not listed follow."""
+    seen = set()
+    for use_git in (True, False):
+        cmd, cwd = grep_command(d, pattern, globs, use_git)
+        for name in run_grep(cmd, cwd, d):
+            if isinstance(name, int):
+                rc = name
+            elif name not in seen:
+                seen.add(name)
+                yield name
+        if rc in (0, 1):
+            return
+        if cmd[0] != "git":
+            break
+    raise UsageError("%s failed on %s" % (cmd[0], d))
 
 
 def grep_dir(d, pattern, globs):

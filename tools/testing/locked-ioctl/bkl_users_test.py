@@ -263,6 +263,28 @@ class GrepTest(unittest.TestCase):
             # a file named and a directory holding it: once
             self.assertEqual(sources.candidate_files([d, os.path.join(d, "a.c")]), fixed)
 
+    def test_grep_r_when_git_grep_fails(self):
+        # a git on PATH that lists one file, then fails as a git that cannot
+        # read the tree does: grep -r lists the files again, each once
+        with tempfile.TemporaryDirectory() as d:
+            tree, bindir = os.path.join(d, "tree"), os.path.join(d, "bin")
+            os.makedirs(tree)
+            os.makedirs(bindir)
+            for name in ("a.c", "b.c", "c.c"):
+                with open(os.path.join(tree, name), "w") as f:
+                    f.write("lock_kernel();" if name != "c.c" else "nothing")
+            git = os.path.join(bindir, "git")
+            with open(git, "w") as f:
+                f.write("#!/bin/sh\nprintf 'a.c\\0'\nexit 128\n")
+            os.chmod(git, 0o755)
+            path = os.environ["PATH"]
+            os.environ["PATH"] = bindir + os.pathsep + path
+            try:
+                found = sources.candidate_files([tree])
+            finally:
+                os.environ["PATH"] = path
+            self.assertEqual([os.path.relpath(f, tree) for f in found], ["a.c", "b.c"])
+
     def test_words_as_the_pattern(self):
         self.assertEqual(set(api.USES_WORDS) - set(api.PREFILTER_WORDS), {"unlocked_ioctl"})
         for w in api.USES_WORDS:
