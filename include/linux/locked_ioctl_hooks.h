@@ -19,8 +19,10 @@
 #include <linux/mutex.h>
 #include <linux/types.h>
 
-/*
- * The generic wrappers' lock hooks.  With counters or lockdep they are the
+/**
+ * DOC: Lock hooks of the generic wrappers
+ *
+ * With counters (CONFIG_BKL_USER_STATS) or lockdep the hooks are the
  * functions of lib/locked_ioctl.c, and every section calls them.  Without,
  * there is nothing to do but take the lock and fire the tracepoints when
  * they are on: __locked_ioctl_hooked() is then one static branch, on while
@@ -89,13 +91,24 @@ static __always_inline void __locked_ioctl_unlock(struct bkl_user *user,
 }
 #endif
 
-/*
- * The two paths of a mutex wrapper's section, chosen once per section by
- * @hooked, what __locked_ioctl_hooked() said at its start (a tracepoint
- * turned on in the middle must not give a release without an acquire):
- * the plain one is mutex_lock() and mutex_unlock(), as a driver writes
- * them; the hooked one goes through the hooks above.  With @intr a signal
- * may abort the wait: non-zero is returned, and the lock is not held.
+/**
+ * __locked_ioctl_mutex_lock() - begin a section of a mutex wrapper
+ * @user: the wrapper's record
+ * @lock: the mutex
+ * @hooked: what __locked_ioctl_hooked() said at the start of the section
+ * @intr: a signal may abort the wait for @lock
+ * @t0: where the hooked path keeps the start of the section
+ *
+ * The two paths of a mutex wrapper's section are written here, and in
+ * __locked_ioctl_mutex_unlock(), once: the plain one is mutex_lock() (or
+ * mutex_lock_interruptible()), as a driver writes it; the hooked one goes
+ * through the hooks above.  The wrapper asks __locked_ioctl_hooked() once
+ * and passes the answer to both: a tracepoint turned on in the middle of
+ * a section must not give a release without an acquire.
+ *
+ * Context: Process context; may sleep.
+ * Return: 0 with @lock held and the section begun; with @intr, non-zero
+ * (-EINTR) when a signal aborted the wait, and @lock is not held.
  */
 static __always_inline int __locked_ioctl_mutex_lock(struct bkl_user *user,
 						     struct mutex *lock,
@@ -114,6 +127,15 @@ static __always_inline int __locked_ioctl_mutex_lock(struct bkl_user *user,
 	return 0;
 }
 
+/**
+ * __locked_ioctl_mutex_unlock() - end a section __locked_ioctl_mutex_lock() began
+ * @user: the record given to __locked_ioctl_mutex_lock()
+ * @lock: the mutex given to __locked_ioctl_mutex_lock()
+ * @hooked: the same answer as was given to __locked_ioctl_mutex_lock()
+ * @t0: the start it kept
+ *
+ * Context: Process context, with @lock held by the current task.
+ */
 static __always_inline void __locked_ioctl_mutex_unlock(struct bkl_user *user,
 							struct mutex *lock,
 							bool hooked, u64 t0)
