@@ -284,11 +284,15 @@ static inline const char *bkl_user_field(const struct bkl_user *user,
  */
 static inline void __bkl_user_account_hold(struct bkl_user *user, u64 ns)
 {
-	s64 old = atomic64_read(&user->max_hold_ns);
+	s64 old = atomic64_read(&user->max_hold_ns), seen;
 
-	while ((u64)old < ns &&
-	       !atomic64_try_cmpxchg(&user->max_hold_ns, &old, ns))
-		;
+	/* atomic64_cmpxchg(), not _try_: the 2.6.x trees have only this one */
+	while ((u64)old < ns) {
+		seen = atomic64_cmpxchg(&user->max_hold_ns, old, ns);
+		if (seen == old)
+			break;
+		old = seen;
+	}
 }
 
 #ifdef CONFIG_BKL_REGISTRY
