@@ -33,11 +33,11 @@ module_of() {
 	echo "$dir/$mod"
 }
 
-# m_build SRC FILE OUT [TARGET...]: FILE of the tree SRC, alone, as an external
+# target_build SRC FILE OUT [TARGET...]: FILE of the tree SRC, alone, as an
 # module (M=OUT) against the kernel build $M_KBUILD (default: the one the
 # guests boot), with sparse; the other files of its directory come along,
 # and a composite module's list of objects.  TARGET defaults to the module.
-m_build() {
+target_build() {
 	local src=$1 f=$2 out=$3 base mod
 	shift 3
 	base=${f##*/}
@@ -82,7 +82,7 @@ check_sparse() {
 			src=$MIGRATED_SRC
 			[ "$v" = migrated ] || src=$PRISTINE_SRC
 			log=$LOGS/qemu-sparse-$v-$base.log
-			if ! m_build "$src" "$f" "$QEMU_DIR/ext/sparse-$v/$base" "$base.o" >"$log" 2>&1 ||
+			if ! target_build "$src" "$f" "$QEMU_DIR/ext/sparse-$v/$base" "$base.o" >"$log" 2>&1 ||
 			   ! grep -q "CHECK .*/$base\.c" "$log"; then
 				bad+="$f ($v): does not build: $(grep -m1 'error' "$log" || true)"$'\n'
 			fi
@@ -132,7 +132,7 @@ check_nobkl_targets() {
 		log=$LOGS/qemu-nobkl-$base.log
 		if cmp -s "$PRISTINE_SRC/$f" "$MIGRATED_SRC/$f"; then
 			bad+="$f: not migrated"$'\n'
-		elif M_KBUILD=$NOBKL_KBUILD m_build "$MIGRATED_SRC" "$f" \
+		elif M_KBUILD=$NOBKL_KBUILD target_build "$MIGRATED_SRC" "$f" \
 			"$QEMU_DIR/ext/nobkl/$base" "$base.o" >"$log" 2>&1 &&
 		     [ -f "$QEMU_DIR/ext/nobkl/$base/$base.o" ]; then
 			n=$((n + 1))

@@ -14,10 +14,10 @@ setup_tree() {
 # Everything that identifies a tree's state: paths, sizes, contents.
 snapshot() { (cd "$1" && find . -type f -print0 | sort -z | xargs -0 sha256sum); }
 
-# m_build KVER BUILD_DIR FIXTURE LOG [MAKE ARG...]: a copy of the fixture
+# fixture_build KVER BUILD_DIR FIXTURE LOG [MAKE ARG...]: a copy of the fixture
 # directory built as an external module against the UML build BUILD_DIR
 # (-k: every file's errors), its output in LOG.
-m_build() {
+fixture_build() {
 	local kver=$1 bdir=$2 fixture=$3 log=$4 copy
 	shift 4
 	copy=$BUILD/test/$(basename "$bdir")-$fixture

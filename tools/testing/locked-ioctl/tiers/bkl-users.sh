@@ -7,7 +7,7 @@
 tier_bkl_users() {
 	local log=$LOGS/bkl-users-bkl.log
 	[ -f "$BUILD/kunit-6.12/.config" ] || tier_kunit_6_12
-	if m_build 6.12 "$BUILD/kunit-6.12" bkl-users "$log"; then
+	if fixture_build 6.12 "$BUILD/kunit-6.12" bkl-users "$log"; then
 		pass "CONFIG_BKL=y: the same BKL users build (M= out of tree)"
 	else
 		fail "CONFIG_BKL=y: the same BKL users build (M= out of tree)" "$(cat "$log")"
@@ -59,7 +59,7 @@ bkl_users_script() {
 bkl_users_objects() {
 	local log=$LOGS/bkl-users-objects.log out=$BUILD/test/bkl-users ko
 	ko=$BUILD/test/kunit-6.12-scan/annotated.ko
-	if ! m_build 6.12 "$BUILD/kunit-6.12" scan "$log" CONFIG_SCAN_ANNOTATED=m C=2 CHECK=sparse ||
+	if ! fixture_build 6.12 "$BUILD/kunit-6.12" scan "$log" CONFIG_SCAN_ANNOTATED=m C=2 CHECK=sparse ||
 	   [ ! -f "$ko" ]; then
 		fail "bkl-users fixture: annotated.ko builds" "$(tail -n 30 "$log")"
 		return

@@ -124,7 +124,7 @@ bkl_module_builds() {
 bkl_users_must_fail() {
 	local kver=$1 bdir=$2 log=$LOGS/bkl-users-nobkl.log f first
 	local msg='error: .*this code depends on the Big Kernel Lock: convert it \(see Documentation/locking/locked-ioctl.rst\) or enable CONFIG_BKL'
-	if m_build "$kver" "$bdir" bkl-users "$log" -j1; then
+	if fixture_build "$kver" "$bdir" bkl-users "$log" -j1; then
 		fail "CONFIG_BKL=n: the BKL users fail to build" "$(cat "$log")"
 		return
 	fi

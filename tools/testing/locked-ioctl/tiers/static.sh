@@ -36,7 +36,7 @@ tier_sparse() {
 	fi
 
 	log=$LOGS/sparse-fixtures.log
-	m_build 6.12 "$bdir" sparse "$log" C=2 CHECK=sparse ||
+	fixture_build 6.12 "$bdir" sparse "$log" C=2 CHECK=sparse ||
 		{ fail "sparse fixtures build" "$(tail -n 30 "$log")"; return; }
 	if grep -qE 'leaks_bkl\.c:[0-9]+:[0-9]+: warning: context imbalance in .fixture_leaks_bkl.' "$log"; then
 		pass "sparse reports the BKL held on a return path"
