@@ -64,6 +64,7 @@ sys.path.insert(0, LEGACY)
 import links  # noqa: E402
 sys.path.insert(0, os.path.join(REPO, "tools", "locked-ioctl", "release"))
 import checkpatch_series as series_checkpatch  # noqa: E402
+from cross_compilers import cross_compilers  # noqa: E402
 GENERATED = re.compile(r"^DEFINE_BKL_(?:IOCTL|UNLOCKED_IOCTL|IOCTL_GLOBAL|IOCTL_EXPORT|"
                        r"IOCTL_EXPORT_GPL)\((\w+),", re.M)
 
@@ -245,15 +246,15 @@ def compile_files(build, src, files, jobs, own_headers=False):
 
 
 # Where a target driver of another architecture builds: ARCH, the compiler
-# prefix (Debian's gcc-<arch>-linux-gnu* packages), a defconfig of 2.6.34 that
-# has the driver, and options to turn on beside it.
-CROSS = [
-    ("arm", "arm-linux-gnueabi-", "netwinder_defconfig",
-     ["PCCARD", "PCMCIA", "PCMCIA_IOCTL"]),        # ds1620, nwflash, pcmcia_ioctl
-    ("powerpc", "powerpc-linux-gnu-", "pmac32_defconfig", ["NVRAM"]),  # via-pmu, nvram
-    ("sparc64", "sparc64-linux-gnu-", "sparc64_defconfig", ["SUN_OPENPROMIO"]),
-    ("parisc", "hppa-linux-gnu-", "712_defconfig", ["SERIO", "HP_SDC", "HP_SDC_RTC"]),
-]
+# prefix (tools/testing/locked-ioctl/cross-compilers), a defconfig of 2.6.34
+# that has the driver, and options to turn on beside it.
+CROSS = [(arch, cross_compilers()[arch], defconfig, extra) for arch, defconfig, extra in [
+    # ds1620, nwflash, pcmcia_ioctl
+    ("arm", "netwinder_defconfig", ["PCCARD", "PCMCIA", "PCMCIA_IOCTL"]),
+    ("powerpc", "pmac32_defconfig", ["NVRAM"]),  # via-pmu, nvram
+    ("sparc64", "sparc64_defconfig", ["SUN_OPENPROMIO"]),
+    ("parisc", "712_defconfig", ["SERIO", "HP_SDC", "HP_SDC_RTC"]),
+]]
 CROSS_ROOT = os.path.join(HERE, "cross-root")
 
 

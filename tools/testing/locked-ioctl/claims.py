@@ -33,12 +33,13 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(REPO, "scripts", "lib"))
 from bkl_users.candidates import candidates, pushdown_locks  # noqa: E402
 from bkl_users.csource import blank, functions  # noqa: E402
+from cross_compilers import cross_compilers  # noqa: E402
 
 COMPAT_RE = re.compile(r"\.\s*compat_ioctl\s*=\s*(\w+)")
 NATIVE_RE = re.compile(r"\.\s*(?:unlocked_ioctl|ioctl)\s*=\s*(\w+)")
 GENERIC_COMPAT = {"compat_ptr_ioctl", "blkdev_compat_ptr_ioctl"}
 # the architectures make check-cross has a compiler for
-CROSS_ARCHES = {"arm", "powerpc", "i386", "sparc"}
+CROSS_ARCHES = set(cross_compilers())
 
 
 def where(tree, default, claim):
