@@ -5,7 +5,7 @@ operations."""
 import re
 
 from .api import DEFINE_MUTEX_ANY_RE, DEFINE_MUTEX_RE, ENTRY_RE, GENERATORS, UNLOCKED_IOCTL_RE
-from .csource import functions, mutex_calls, word_at
+from .csource import functions, mutex_calls, word_at, word_offsets
 
 
 LOCK_CALL = r"mutex_lock(?:_interruptible|_killable)?\s*\(\s*&\s*(\w+)\s*\)"
@@ -124,10 +124,10 @@ def pushdown_locks(code, funcs=None):
     for lk in sorted(mutexes):
         # every mention in a function of the scope, or a definition
         ok = True
-        for m in re.finditer(r"%s\b" % re.escape(lk), code):
-            if not word_at(code, m) or any(s <= m.start() < e for s, e in spans):
+        for at in word_offsets(code, lk):
+            if any(s <= at < e for s, e in spans):
                 continue
-            line = code.rfind("\n", 0, m.start()) + 1
+            line = code.rfind("\n", 0, at) + 1
             if not DEFINITION_RE.match(code, line):
                 ok = False
                 break

@@ -19,10 +19,27 @@ NOISE_RE = re.compile(r"/\*[^*]*\*+(?:[^/*][^*]*\*+)*/"
 COMMENT_RE = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
 
 
+def is_word_char(c):
+    """Is c a character of a word, as the pattern \\w sees it?"""
+    return c.isalnum() or c == "_"
+
+
 def word_at(text, m):
     """Does match m of text begin a word (what a leading \\b would check)?"""
     i = m.start()
-    return i == 0 or not (text[i - 1].isalnum() or text[i - 1] == "_")
+    return i == 0 or not is_word_char(text[i - 1])
+
+
+def word_offsets(text, word):
+    """The offset of each whole word word in text: what finditer() of
+    \\bword\\b finds, by str.find(), with no pattern compiled per word."""
+    n, i = len(word), text.find(word)
+    while i >= 0:
+        j = i + n
+        if (i == 0 or not is_word_char(text[i - 1])) and \
+           (j == len(text) or not is_word_char(text[j])):
+            yield i
+        i = text.find(word, i + 1)
 
 
 # A literal first, the word boundary checked by word_at(): see GENERATOR_RE.

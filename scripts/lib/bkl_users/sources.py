@@ -229,6 +229,20 @@ def scan_one(job):
     return records
 
 
+def relative_to(root):
+    """A function that gives a path relative to root, as os.path.relpath()
+    does, but with one look at the working directory and a prefix cut for
+    the paths below root (all that grep lists)."""
+    cwd = os.getcwd()
+    base = os.path.normpath(os.path.join(cwd, root))
+    prefix = base.rstrip("/") + "/"
+
+    def rel(path):
+        p = os.path.normpath(os.path.join(cwd, path))
+        return p[len(prefix):] if p.startswith(prefix) else os.path.relpath(p, base)
+    return rel
+
+
 def from_source(paths, tree):
     for p in paths:
         if not os.path.exists(p):
@@ -245,7 +259,7 @@ def from_source(paths, tree):
         raise UsageError("%s: not a directory" % root)
     global _KBUILD
     _KBUILD = Kbuild(root)
-    jobs = ((path, os.path.relpath(os.path.abspath(path), root))
+    jobs = ((path, rel(path)) for rel in [relative_to(root)]
             for path in candidate_stream(paths))
     # The first files decide: a few are scanned here, more by a process per
     # CPU (the scan is Python, one core each), which start while grep still

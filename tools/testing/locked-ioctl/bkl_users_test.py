@@ -208,6 +208,28 @@ class MutexTest(unittest.TestCase):
         self.assertEqual(len(calls), 1)
 
 
+class WordsTest(unittest.TestCase):
+    """The pattern-free helpers against the patterns they replace."""
+
+    def test_word_offsets_as_the_pattern(self):
+        texts = ["lk", "lk lk", "xlk lkx lk_ _lk (lk)", "lklk lk", "a\u00e9lk lk\u00e9 \u00e9",
+                 "lk2 2lk lk;", csource.blank(TRICKY), TRICKY]
+        for word in ("lk", "one_lock", "two_lock", "a"):
+            for text in texts:
+                with self.subTest(word=word, text=text[:20]):
+                    expect = [m.start() for m in re.finditer(r"\b%s\b" % re.escape(word), text)]
+                    self.assertEqual(list(csource.word_offsets(text, word)), expect)
+
+    def test_relative_to_as_relpath(self):
+        cwd = os.getcwd()
+        paths = ["./a/b.c", "a/../c.h", os.path.join(cwd, "d.c"), "/elsewhere/e.c", ".", "f"]
+        for root in (".", cwd, cwd + "/", "a", "/", os.path.dirname(cwd)):
+            rel = sources.relative_to(root)
+            for path in paths:
+                with self.subTest(root=root, path=path):
+                    self.assertEqual(rel(path), os.path.relpath(os.path.abspath(path), root))
+
+
 class RuleOutTest(unittest.TestCase):
     """The tests on raw text must let through every file the scan records."""
 
