@@ -136,24 +136,40 @@ migrate_after_builds() {
 			fail "bkl-migrate: $mode/ builds sparse-clean against 6.12" "$(grep -E 'error|\.c:' "$log" | head -n 30)"
 		fi
 	done
-	expect "bkl-users lists the migrated drivers" python3 -c '
-import json, subprocess, sys
-r = json.loads(subprocess.run([sys.argv[1], "--json", sys.argv[2]], capture_output=True,
-                              text=True, check=True).stdout)
-got = {(x["kind"], x["name"].split(":")[1]) for x in r}
-want = {("bkl-ioctl", "old_unlocked_ioctl"), ("bkl-ioctl", "proto_unlocked_ioctl"),
-        ("bkl-ioctl", "noinode_unlocked_ioctl"), ("bkl-direct", "narrow_ioctl_bkl"),
-        ("bkl-direct", "narrow_open_bkl"), ("bkl-ioctl", "inline_ioctl"),
-        ("bkl-direct", "inline_late_ioctl_bkl"), ("bkl-ioctl", "hdr_unlocked_ioctl"),
-        ("bkl-ioctl", "group_generic_unlocked_ioctl"), ("bkl-ioctl", "shell_ioctl"),
-        ("bkl-ioctl", "twoinit_unlocked_ioctl"), ("bkl-ioctl", "unlockedsig_unlocked_ioctl"),
-        ("bkl-ioctl", "unsorted_unlocked_ioctl"), ("bkl-ioctl", "comment_unlocked_ioctl"),
-        ("bkl-direct", "comment_open_bkl"),
-        ("replacement", "lock_ioctl"), ("replacement", "lock_compat_ioctl"),
-        ("replacement", "lock_status_ioctl"), ("replacement", "body_ioctl"),
-        ("replacement", "body_intr_ioctl")}
-print(sorted(got))
-sys.exit(not want <= got)' "$BKL_USERS" "$fx/after"
+	expect "bkl-users lists the migrated drivers" lists_migrated "$fx/after"
+}
+
+# What scripts/bkl-users lists of the migrated fixtures: at least these
+# users (KIND and the name without its module), the missing ones printed.
+lists_migrated() {
+	local json=$BUILD/test/migrated-fixtures.json got missing
+	mkdir -p "$BUILD/test"
+	"$BKL_USERS" --json "$1" >"$json" || return 1
+	got=$("$RECORDS" select "$json" --print kind,name | sed 's/\t[^:\t]*:/\t/' | LC_ALL=C sort -u)
+	missing=$(LC_ALL=C comm -23 - <(echo "$got") <<'WANT'
+bkl-direct	comment_open_bkl
+bkl-direct	inline_late_ioctl_bkl
+bkl-direct	narrow_ioctl_bkl
+bkl-direct	narrow_open_bkl
+bkl-ioctl	comment_unlocked_ioctl
+bkl-ioctl	group_generic_unlocked_ioctl
+bkl-ioctl	hdr_unlocked_ioctl
+bkl-ioctl	inline_ioctl
+bkl-ioctl	noinode_unlocked_ioctl
+bkl-ioctl	old_unlocked_ioctl
+bkl-ioctl	proto_unlocked_ioctl
+bkl-ioctl	shell_ioctl
+bkl-ioctl	twoinit_unlocked_ioctl
+bkl-ioctl	unlockedsig_unlocked_ioctl
+bkl-ioctl	unsorted_unlocked_ioctl
+replacement	body_intr_ioctl
+replacement	body_ioctl
+replacement	lock_compat_ioctl
+replacement	lock_ioctl
+replacement	lock_status_ioctl
+WANT
+)
+	[ -z "$missing" ] || { echo "missing:"; echo "$missing"; echo "listed:"; echo "$got"; return 1; }
 }
 
 # The semantic patches work through the kernel's own "make coccicheck".
