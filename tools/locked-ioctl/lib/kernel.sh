@@ -78,17 +78,28 @@ module_build() {
 	make -C "$src" O="$o" ARCH="$arch" M="$dir" -j"${JOBS:-$(nproc)}" "${@:-modules}"
 }
 
-# progress LABEL LOG CMD...: CMD with its output in LOG, and on stderr, once a
-# minute while it runs, how far it got: the objects compiled (kbuild's "CC"
-# lines) and the minutes.  Its exit status is CMD's.
+# progress [--objects-in DIR] LABEL LOG CMD...: CMD with its output in LOG,
+# and on stderr, once a minute while it runs, how far it got: the objects
+# compiled (kbuild's "CC" lines in LOG, or with --objects-in the .o files
+# below DIR, for a build whose output LOG does not get) and the minutes.
+# Its exit status is CMD's.
 progress() {
-	local label=$1 log=$2 pid rc=0 start=$SECONDS
+	local dir="" label log pid rc=0 start=$SECONDS n
+	if [ "$1" = --objects-in ]; then
+		dir=$2
+		shift 2
+	fi
+	label=$1 log=$2
 	shift 2
 	"$@" >"$log" 2>&1 &
 	pid=$!
 	while ! wait_for "$pid" 60; do
-		echo "# $label: $(grep -c '^  CC ' "$log" || true) objects compiled," \
-			"$(((SECONDS - start) / 60)) min" >&2
+		if [ -n "$dir" ]; then
+			n=$(find "$dir" -name '*.o' 2>/dev/null | wc -l)
+		else
+			n=$(grep -c '^  CC ' "$log" || true)
+		fi
+		echo "# $label: $n objects compiled, $(((SECONDS - start) / 60)) min" >&2
 	done
 	wait "$pid" || rc=$?
 	return "$rc"

@@ -7,6 +7,11 @@
 # from the JSON it writes (kunit_cases.py), the log only for what a failed
 # case printed.
 
+# kunit_py TREE ARG...: the tree's kunit.py, run from the tree.
+kunit_py() {
+	(cd "$1" && shift && python3 tools/testing/kunit/kunit.py "$@")
+}
+
 # run_kunit KVER BUILD_DIR MIN_CASES NAME CONFIG...
 run_kunit() {
 	local kver=$1 bdir=$2 min=$3 name="kunit $1 $4" log json rc=0 npass=0 nfail=0 k c
@@ -21,8 +26,9 @@ run_kunit() {
 		return 1
 	fi
 	rm -f "$json"
-	(cd "$k" && python3 tools/testing/kunit/kunit.py run --build_dir="$bdir" \
-		"${args[@]}" --jobs="$JOBS" --timeout=600 --json="$json") >"$log" 2>&1 || rc=$?
+	progress --objects-in "$bdir" "$name: UML build and run" "$log" \
+		kunit_py "$k" run --build_dir="$bdir" "${args[@]}" --jobs="$JOBS" --timeout=600 \
+		--json="$json" || rc=$?
 	while IFS=$'\t' read -r status case; do
 		case $status in
 		PASS) pass "$name: $case"; npass=$((npass + 1)) ;;
@@ -71,9 +77,9 @@ unannotated_warned_once() {
 lockdep_report_names_user() {
 	local bdir=$BUILD/kunit-6.12 log=$LOGS/kunit-6.12-lockdep.log report
 	local name="lockdep: an inversion report names the BKL user"
-	(cd "$(tree 6.12)" && python3 tools/testing/kunit/kunit.py exec --build_dir="$bdir" \
+	kunit_py "$(tree 6.12)" exec --build_dir="$bdir" \
 		--kernel_args=bkl_users_kunit.provoke_inversion=1 --raw_output=all \
-		--timeout=300 bkl_users_lockdep) >"$log" 2>&1 || true
+		--timeout=300 bkl_users_lockdep >"$log" 2>&1 || true
 	report=$(sed -n '/possible circular locking dependency detected/,/stack backtrace/p' "$log")
 	if grep -q '(bkl_users_kunit:bkl_users_test_ioctl)' <<<"$report" &&
 	   grep -qE '^ *ok 1 bkl_users_test_inversion_names_user' "$log"; then
