@@ -25,21 +25,24 @@ qemu_x86() {
 }
 
 # pick_accel LOG MARKER BOOT...: $ACCEL, or for auto kvm if /dev/kvm is
-# usable and "BOOT... kvm 30 LOG" puts a line starting with MARKER on the
-# console within 30 s, else tcg: KVM exists on some machines but hangs right
-# after the BIOS.
+# usable and "BOOT... kvm $KVM_PROBE_SECS LOG" puts a line starting with
+# MARKER on the console within that time, else tcg: KVM exists on some
+# machines but hangs right after the BIOS.  Where it works, the guest's
+# first line comes within two seconds; every run where it hangs waits the
+# whole time.
+readonly KVM_PROBE_SECS=15
 pick_accel() {
 	local log=$1 marker=$2
 	shift 2
 	[ "$ACCEL" = auto ] || { echo "$ACCEL"; return; }
 	if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
 		rm -f "$log"
-		"$@" kvm 30 "$log" || true
+		"$@" kvm "$KVM_PROBE_SECS" "$log" || true
 		if tr -d '\r' <"$log" 2>/dev/null | grep "^$marker" >/dev/null; then
 			echo kvm
 			return
 		fi
-		echo "$ME: KVM did not boot the guest in 30 s (see $log): using TCG" >&2
+		echo "$ME: KVM did not boot the guest in $KVM_PROBE_SECS s (see $log): using TCG" >&2
 	else
 		echo "$ME: no usable /dev/kvm: using TCG" >&2
 	fi
