@@ -259,8 +259,8 @@ def from_source(paths, tree):
         raise UsageError("%s: not a directory" % root)
     global _KBUILD
     _KBUILD = Kbuild(root)
-    jobs = ((path, rel(path)) for rel in [relative_to(root)]
-            for path in candidate_stream(paths))
+    rel = relative_to(root)
+    jobs = ((path, rel(path)) for path in candidate_stream(paths))
     # The first files decide: a few are scanned here, more by a process per
     # CPU (the scan is Python, one core each), which start while grep still
     # searches the rest of the tree.  They yield to grep (nice): what slows

@@ -248,13 +248,15 @@ def compile_files(build, src, files, jobs, own_headers=False):
 # Where a target driver of another architecture builds: ARCH, the compiler
 # prefix (tools/testing/locked-ioctl/cross-compilers), a defconfig of 2.6.34
 # that has the driver, and options to turn on beside it.
-CROSS = [(arch, cross_compilers()[arch], defconfig, extra) for arch, defconfig, extra in [
+CROSS_CONFIGS = [
     # ds1620, nwflash, pcmcia_ioctl
     ("arm", "netwinder_defconfig", ["PCCARD", "PCMCIA", "PCMCIA_IOCTL"]),
     ("powerpc", "pmac32_defconfig", ["NVRAM"]),  # via-pmu, nvram
     ("sparc64", "sparc64_defconfig", ["SUN_OPENPROMIO"]),
     ("parisc", "712_defconfig", ["SERIO", "HP_SDC", "HP_SDC_RTC"]),
-]]
+]
+PREFIXES = cross_compilers()
+CROSS = [(arch, PREFIXES[arch], defconfig, extra) for arch, defconfig, extra in CROSS_CONFIGS]
 CROSS_ROOT = os.path.join(HERE, "cross-root")
 
 
