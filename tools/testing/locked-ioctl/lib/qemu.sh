@@ -9,19 +9,29 @@
 # with INITRD, the serial console into LOG, the kernel's command line
 # APPEND after console=ttyS0 panic=-1; killed after SECS.  ACCEL kvm, tcg,
 # or icount: TCG with the guest's clock counting instructions.  The QEMU
-# arguments give the CPUs, the memory and the devices.
+# arguments give the CPUs, the memory and the devices.  What QEMU itself
+# says (a crash of the emulator, a timeout) goes into LOG.qemu with its
+# exit status; the file is left only when QEMU said something or failed,
+# so a guest that vanishes without a word on its console can be told from
+# a QEMU that died.  Returns QEMU's exit status (124: killed after SECS).
 qemu_x86() {
-	local accel=$1 secs=$2 log=$3 kernel=$4 initrd=$5 append=$6 cpu=qemu64 opts
+	local accel=$1 secs=$2 log=$3 kernel=$4 initrd=$5 append=$6 cpu=qemu64 opts rc=0
 	shift 6
 	opts=(-accel "$accel")
 	case $accel in
 	kvm) cpu=host,-arch-capabilities ;;
-	icount) opts=(-accel tcg -icount shift=0,align=off,sleep=off) ;;
+	icount) opts=(-accel tcg -icount "shift=0,align=off,sleep=off") ;;
 	esac
 	timeout --foreground -k 5 "$secs" qemu-system-x86_64 "${opts[@]}" -cpu "$cpu" "$@" \
 		-nographic -no-reboot -monitor none -serial "file:$log" \
 		-kernel "$kernel" -initrd "$initrd" -append "console=ttyS0 panic=-1 $append" \
-		>/dev/null 2>&1 </dev/null
+		>/dev/null 2>"$log.qemu" </dev/null || rc=$?
+	if [ "$rc" != 0 ]; then
+		echo "qemu-system-x86_64 exit status $rc" >>"$log.qemu"
+	elif [ ! -s "$log.qemu" ]; then
+		rm -f "$log.qemu"
+	fi
+	return "$rc"
 }
 
 # pick_accel LOG MARKER BOOT...: $ACCEL, or for auto kvm if /dev/kvm is
