@@ -129,3 +129,45 @@ htmldocs() {
 		fail "make htmldocs: our pages build without a warning, with the API from the headers" "$bad"
 	fi
 }
+
+# lint: shellcheck -S warning on our shell scripts, pyflakes on our Python.
+
+# our_scripts LANG: the repository's files in LANG (sh or python), by
+# extension or by #! line; the migration fixtures are C, and none is here.
+our_scripts() {
+	local lang=$1 f
+	(cd "$REPO" && git ls-files) | while read -r f; do
+		[ -f "$REPO/$f" ] || continue
+		case $lang:${f##*/} in
+		sh:*.sh | python:*.py) echo "$f" ;;
+		*:*.*) ;;
+		sh:*) head -n 1 "$REPO/$f" | grep -qE '^#!.*[/ ](ba|busybox )?sh$' && echo "$f" ;;
+		python:*) head -n 1 "$REPO/$f" | grep -qE '^#!.*python3?$' && echo "$f" ;;
+		esac
+	done
+}
+
+tier_lint() {
+	local log=$LOGS/lint.log f out n=0
+	if ! "$INSTALL/setup" --packages-only --package shellcheck --package pyflakes3 >"$log" 2>&1; then
+		fail "lint: install shellcheck and pyflakes3" "$(tail -n 20 "$log")"
+		return
+	fi
+	for f in $(our_scripts sh); do
+		n=$((n + 1))
+		if out=$(cd "$REPO" && shellcheck -x -S warning "$f" 2>&1); then
+			pass "shellcheck -S warning: $f"
+		else
+			fail "shellcheck -S warning: $f" "$out"
+		fi
+	done
+	for f in $(our_scripts python); do
+		n=$((n + 1))
+		if out=$(cd "$REPO" && pyflakes3 "$f" 2>&1); then
+			pass "pyflakes: $f"
+		else
+			fail "pyflakes: $f" "$out"
+		fi
+	done
+	[ "$n" -gt 40 ] || fail "lint: the scripts were found ($n of them)"
+}
