@@ -7,13 +7,20 @@
 
 # qemu_x86 ACCEL SECS LOG KERNEL INITRD APPEND [QEMU ARG...]: boot KERNEL
 # with INITRD, the serial console into LOG, the kernel's command line
-# APPEND after console=ttyS0 panic=-1; killed after SECS.  ACCEL kvm, tcg,
-# or icount: TCG with the guest's clock counting instructions.  The QEMU
-# arguments give the CPUs, the memory and the devices.  What QEMU itself
-# says (a crash of the emulator, a timeout) goes into LOG.qemu with its
-# exit status; the file is left only when QEMU said something or failed,
-# so a guest that vanishes without a word on its console can be told from
-# a QEMU that died.  Returns QEMU's exit status (124: killed after SECS).
+# APPEND after console=ttyS0 panic=-1 tsc=reliable; killed after SECS.
+# ACCEL kvm, tcg, or icount: TCG with the guest's clock counting
+# instructions.  The QEMU arguments give the CPUs, the memory and the
+# devices.  What QEMU itself says (a crash of the emulator, a timeout)
+# goes into LOG.qemu with its exit status; the file is left only when QEMU
+# said something or failed, so that a guest that vanishes without a word
+# on its console can be told from a QEMU that died.  Returns QEMU's exit
+# status (124: killed after SECS).
+#
+# tsc=reliable: under TCG, with more guest CPUs than the host has free,
+# the clocksource watchdog finds the TSC skewed and marks sched_clock
+# unstable, a static key whose text patch can kill the guest there and
+# then, without a word (TCG runs code that another CPU is patching).  Five
+# of six boots of the benchmark guest died so, none of eight with it.
 qemu_x86() {
 	local accel=$1 secs=$2 log=$3 kernel=$4 initrd=$5 append=$6 cpu=qemu64 opts rc=0
 	shift 6
@@ -24,7 +31,7 @@ qemu_x86() {
 	esac
 	timeout --foreground -k 5 "$secs" qemu-system-x86_64 "${opts[@]}" -cpu "$cpu" "$@" \
 		-nographic -no-reboot -monitor none -serial "file:$log" \
-		-kernel "$kernel" -initrd "$initrd" -append "console=ttyS0 panic=-1 $append" \
+		-kernel "$kernel" -initrd "$initrd" -append "console=ttyS0 panic=-1 tsc=reliable $append" \
 		>/dev/null 2>"$log.qemu" </dev/null || rc=$?
 	if [ "$rc" != 0 ]; then
 		echo "qemu-system-x86_64 exit status $rc" >>"$log.qemu"
