@@ -19,7 +19,7 @@
 # tsc=reliable: under TCG, with more guest CPUs than the host has free,
 # the clocksource watchdog finds the TSC skewed and marks sched_clock
 # unstable, a static key whose text patch can kill the guest there and
-# then, without a word (TCG runs code that another CPU is patching).  Five
+# then, without a word (TCG runs code that another CPU is patching).  Four
 # of six boots of the benchmark guest died so, none of eight with it.
 qemu_x86() {
 	local accel=$1 secs=$2 log=$3 kernel=$4 initrd=$5 append=$6 cpu=qemu64 opts rc=0
