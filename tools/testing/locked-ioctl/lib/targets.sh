@@ -33,6 +33,12 @@ module_of() {
 	echo "$dir/$mod"
 }
 
+# The converted targets the guest drives: migration "converted" and a runtime
+# name in the manifest.  Each is a module, or part of one (module_of).
+migrated_runnable_files() {
+	target_field '$4 == "converted" && $5 !~ /^-/' '$2'
+}
+
 # target_build SRC FILE OUT [TARGET...]: FILE of the tree SRC, alone, as an
 # module (M=OUT) against the kernel build $M_KBUILD (default: the one the
 # guests boot), with sparse; the other files of its directory come along,

@@ -1,21 +1,21 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# Tier bkl-users: scripts/bkl-users on fixtures, objects, a UML boot and
-# the whole tree.
+# Tier bkl-users: scripts/bkl-users on fixtures, on objects built against
+# the QEMU tier's x86_64 kernel, and on the whole tree.  What it lists from
+# that kernel's vmlinux and from its running registry, as a module comes and
+# goes, the QEMU tier checks in its guest (lib/registry.sh).
 
 tier_bkl_users() {
 	local log=$LOGS/bkl-users-bkl.log
-	[ -f "$BUILD/kunit-6.12/.config" ] || tier_kunit_6_12
-	if fixture_build 6.12 "$BUILD/kunit-6.12" bkl-users "$log"; then
+	qemu_kernel || return
+	if fixture_build "$(qemu_src)" "$(qemu_build)" x86_64 bkl-users "$log"; then
 		pass "CONFIG_BKL=y: the same BKL users build (M= out of tree)"
 	else
 		fail "CONFIG_BKL=y: the same BKL users build (M= out of tree)" "$(cat "$log")"
 	fi
 	bkl_users_script
 	bkl_users_objects
-	bkl_users_agree
-	bkl_users_uml_boot
 	bkl_users_whole_tree
 }
 
@@ -58,8 +58,9 @@ bkl_users_script() {
 # the source, and the module is sparse-clean.
 bkl_users_objects() {
 	local log=$LOGS/bkl-users-objects.log out=$BUILD/test/bkl-users ko
-	ko=$BUILD/test/kunit-6.12-scan/annotated.ko
-	if ! fixture_build 6.12 "$BUILD/kunit-6.12" scan "$log" CONFIG_SCAN_ANNOTATED=m C=2 CHECK=sparse ||
+	ko=$(fixture_dir "$(qemu_build)" scan)/annotated.ko
+	if ! fixture_build "$(qemu_src)" "$(qemu_build)" x86_64 scan "$log" CONFIG_SCAN_ANNOTATED=m \
+		C=2 CHECK=sparse ||
 	   [ ! -f "$ko" ]; then
 		fail "bkl-users fixture: annotated.ko builds" "$(tail -n 30 "$log")"
 		return
@@ -75,74 +76,7 @@ bkl_users_objects() {
 		kind,name,line,handler,lock --basename --kinds "$ANNOTATED_KINDS"
 }
 
-# One build, three listings: the sources of the UML kernel's users, the ELF
-# section of its vmlinux and its registry as the KUnit suite printed it.
-bkl_users_agree() {
-	local k out=$BUILD/test/bkl-users tlog=$LOGS/kunit-6.12-test.log
-	local keys=kind,name,line,handler,lock
-	k=$(tree 6.12)
-	[ -f "$tlog" ] || tier_kunit_6_12
-	"$BKL_USERS" --json --tree "$k" "$k/lib/bkl_kunit.c" "$k/lib/locked_ioctl_kunit.c" \
-		"$k/lib/bkl_users_kunit.c" >"$out/uml-source.json" 2>&1 || true
-	"$BKL_USERS" --objects --json "$BUILD/kunit-6.12/vmlinux" >"$out/uml-objects.json" 2>&1 || true
-	"$RECORDS" kunit-dump "$tlog" >"$out/uml-runtime.txt"
-	"$BKL_USERS" --runtime "$out/uml-runtime.txt" --json >"$out/uml-runtime.json" 2>&1 || true
-	expect "bkl-users: source and --objects vmlinux agree" "$RECORDS" compare \
-		"$out/uml-source.json" "$out/uml-objects.json" $keys --basename --kinds "$ANNOTATED_KINDS"
-	expect "bkl-users: --objects vmlinux and --runtime agree" "$RECORDS" compare \
-		"$out/uml-objects.json" "$out/uml-runtime.json" $keys --basename --kinds "$ANNOTATED_KINDS"
-}
-
-# The registry on a booted kernel: the UML kernel of the KUnit tier (KUnit
-# off) boots a busybox initramfs that loads and unloads the fixture module
-# and prints /sys/kernel/debug/bkl/ (tests/uml/init).
-bkl_users_uml_boot() {
-	local bdir=$BUILD/kunit-6.12 ko=$BUILD/test/kunit-6.12-scan/annotated.ko
-	local root=$BUILD/test/uml-root out=$BUILD/test/bkl-users log=$LOGS/uml-boot.log
-	local name="registry on a booted UML kernel" s step
-	if [ ! -f "$ko" ] || [ ! -x "$bdir/linux" ]; then
-		fail "$name: kernel and fixture module are built"
-		return
-	fi
-	rm -rf "$root" && mkdir -p "$root/bin"
-	cp /bin/busybox "$root/bin/" && cp "$TESTING/uml/init" "$ko" "$root/"
-	(cd "$root" && find . | cpio -o -H newc --quiet | gzip) >"$BUILD/test/uml-initrd.gz"
-	s=$SECONDS
-	# The console is a tty: lines end in CRLF in the log.
-	timeout 300 "$bdir/linux" mem=256M console=tty quiet kunit.enable=0 \
-		initrd="$BUILD/test/uml-initrd.gz" rdinit=/init </dev/null >"$log" 2>&1 || true
-	echo "# UML boot of the registry test: $((SECONDS - s)) s"
-	if ! grep -q '^=== end' "$log"; then
-		fail "$name: the guest runs to the end" "$(tail -n 30 "$log")"
-		return
-	fi
-	for step in users-before users-loaded holder users-unloaded; do
-		tr -d '\r' <"$log" | sed -n "/^=== $step\$/,/^===/p" | sed '1d;$d' >"$out/uml-$step.txt"
-	done
-	for step in users-before users-loaded users-unloaded; do
-		"$BKL_USERS" --runtime "$out/uml-$step.txt" --json >"$out/uml-$step.json" 2>&1 || true
-	done
-	expect "$name: a loaded module's users are listed, as its source says" \
-		"$RECORDS" compare "$out/expected.json" "$out/uml-users-loaded.json" \
-		kind,name,line,handler,lock --basename --kinds "$ANNOTATED_KINDS" --prefix annotated:
-	expect "$name: the built-in users are listed as vmlinux has them" \
-		"$RECORDS" compare "$out/uml-objects.json" "$out/uml-users-before.json" \
-		kind,name,line,handler,lock --basename
-	if grep -q '^insmod ok' "$log" && grep -q '^rmmod ok' "$log" &&
-	   ! grep -q '"name": "annotated:' "$out/uml-users-unloaded.json" &&
-	   cmp -s "$out/uml-users-before.json" "$out/uml-users-unloaded.json"; then
-		pass "$name: the module's users are gone after rmmod"
-	else
-		fail "$name: the module's users are gone after rmmod" "$(sed -n '/=== insmod/,$p' "$log")"
-	fi
-	if [ "$(cat "$out/uml-holder.txt")" = none ]; then
-		pass "$name: holder says none when nobody holds the BKL"
-	else
-		fail "$name: holder says none when nobody holds the BKL" "$(cat "$out/uml-holder.txt")"
-	fi
-}
-
-# The whole applied 6.12 tree: megaraid_mm's ioctl, which holds
+# The whole 6.12 tree with the layer: megaraid_mm's ioctl, which holds
 # mraid_mm_mutex around one call, is a candidate, and the only unannotated
 # users are the layer's own tests (mainline has no lock_kernel() left).  The
 # time is a figure for the notes, not a pass condition.
@@ -150,6 +84,12 @@ bkl_users_whole_tree() {
 	local k s json=$BUILD/test/bkl-users/linux-6.12.json
 	local name="bkl-users over the whole 6.12 tree"
 	k=$(tree 6.12)
+	setup_tree 6.12 || return
+	# the layer's own users are in it (make apply is idempotent)
+	if ! "$INSTALL/apply" -q "$k" >"$json.err" 2>&1; then
+		fail "$name: apply onto linux-source-6.12" "$(cat "$json.err")"
+		return
+	fi
 	s=$SECONDS
 	if ! "$BKL_USERS" --json "$k" >"$json" 2>"$json.err"; then
 		fail "$name" "$(cat "$json.err")"

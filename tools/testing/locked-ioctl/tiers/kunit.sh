@@ -1,21 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# Tiers kunit-6.12, kunit-6.1, nobkl: the KUnit suites under UML.
+# Tiers kunit-6.1, nobkl: the KUnit suites under UML.
 
-# KUnit under UML.  Each test case kunit.py reports counts as one check: read
-# from the JSON it writes (kunit_cases.py), the log only for what a failed
-# case printed.
-
-# kunit_py TREE ARG...: the tree's kunit.py, run from the tree.
-kunit_py() {
-	(cd "$1" && shift && python3 tools/testing/kunit/kunit.py "$@")
-}
+# KUnit under UML, where it adds breadth to the suites the QEMU tier's
+# x86_64 kernel runs at boot (boot): Linux 6.1, and CONFIG_BKL=n.  Each test
+# case kunit.py reports counts as one check (lib/kunit.sh).
 
 # run_kunit KVER BUILD_DIR MIN_CASES NAME CONFIG...
 run_kunit() {
-	local kver=$1 bdir=$2 min=$3 name="kunit $1 $4" log json rc=0 npass=0 nfail=0 k c
-	local status case args=()
+	local kver=$1 bdir=$2 min=$3 name="kunit $1 $4" log json rc=0 k c args=()
 	shift 4
 	for c in "$@"; do args+=(--kunitconfig="$TESTING/kunit/$c.kunitconfig"); done
 	k=$(tree "$kver")
@@ -29,66 +23,11 @@ run_kunit() {
 	progress --objects-in "$bdir" "$name: UML build and run" "$log" \
 		kunit_py "$k" run --build_dir="$bdir" "${args[@]}" --jobs="$JOBS" --timeout=600 \
 		--json="$json" || rc=$?
-	while IFS=$'\t' read -r status case; do
-		case $status in
-		PASS) pass "$name: $case"; npass=$((npass + 1)) ;;
-		FAIL | ERROR) fail "$name: $case ($status)" \
-			"$(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -B2 -A12 -F "$case" | head -n 40)"
-			nfail=$((nfail + 1)) ;;
-		esac
-	done < <([ ! -f "$json" ] || python3 "$TESTING/kunit_cases.py" "$json")
-	if [ "$rc" != 0 ] && [ "$nfail" = 0 ]; then
-		fail "$name: kunit.py exited $rc" "$(tail -n 30 "$log")"
-	elif [ $((npass + nfail)) -lt "$min" ]; then
-		fail "$name: ran $((npass + nfail)) cases, expected at least $min" "$(tail -n 30 "$log")"
-	fi
+	kunit_checks "$name" "$json" "$log" "$rc" "$min"
 }
 
-# The number of cases (parameters included) the suites have: a run that
-# loses a case or a suite fails.
-readonly KUNIT_MIN_BKL=68 KUNIT_MIN_NOBKL=27
-
-tier_kunit_6_12() {
-	run_kunit 6.12 "$BUILD/kunit-6.12" $KUNIT_MIN_BKL "BKL=y" bkl stats atomic-sleep uml-boot || return
-	# The registry lines the suite printed, for the bkl-users tier.
-	cp "$BUILD/kunit-6.12/test.log" "$LOGS/kunit-6.12-test.log"
-	unannotated_warned_once "$LOGS/kunit-6.12-test.log"
-	lockdep_report_names_user
-}
-
-# CONFIG_BKL_WARN_UNANNOTATED: every plain lock_kernel() call site is named
-# once, however often it runs (bkl_race_fn takes the BKL in a loop in
-# several threads).
-unannotated_warned_once() {
-	local log=$1 sites dups name="CONFIG_BKL_WARN_UNANNOTATED names each call site once"
-	sites=$(sed -n 's/.*BKL: unannotated user \([^ ]*\) .*/\1/p' "$log")
-	dups=$(sort <<<"$sites" | uniq -d)
-	if [ -z "$dups" ] && [ "$(grep -c '^bkl_race_fn+' <<<"$sites")" = 1 ] &&
-	   grep -q '^bkl_users_test_unannotated+' <<<"$sites"; then
-		pass "$name"
-	else
-		fail "$name" "$(printf 'sites:\n%s\nrepeated:\n%s\n' "$sites" "$dups")"
-	fi
-}
-
-# A second boot of the same kernel runs only bkl_users_lockdep, which makes
-# lockdep report an inversion between a BKL user and a mutex: the report
-# must name the user, not only kernel_lock_mutex.
-lockdep_report_names_user() {
-	local bdir=$BUILD/kunit-6.12 log=$LOGS/kunit-6.12-lockdep.log report
-	local name="lockdep: an inversion report names the BKL user"
-	kunit_py "$(tree 6.12)" exec --build_dir="$bdir" \
-		--kernel_args=bkl_users_kunit.provoke_inversion=1 --raw_output=all \
-		--timeout=300 bkl_users_lockdep >"$log" 2>&1 || true
-	report=$(sed -n '/possible circular locking dependency detected/,/stack backtrace/p' "$log")
-	if grep -q '(bkl_users_kunit:bkl_users_test_ioctl)' <<<"$report" &&
-	   grep -qE '^ *ok 1 bkl_users_test_inversion_names_user' "$log"; then
-		pass "$name"
-	else
-		fail "$name" "$( (echo "$report"; tail -n 20 "$log") | head -n 40)"
-	fi
-}
-tier_kunit_6_1() { run_kunit 6.1 "$BUILD/kunit-6.1" $KUNIT_MIN_BKL "BKL=y inline" bkl inline; }
+# (uml-boot: the bench tier boots the same kernel)
+tier_kunit_6_1() { run_kunit 6.1 "$BUILD/kunit-6.1" $KUNIT_MIN_BKL "BKL=y inline" bkl inline uml-boot; }
 tier_nobkl() {
 	run_kunit 6.1 "$BUILD/kunit-6.1-nobkl" $KUNIT_MIN_NOBKL "BKL=n" nobkl || return
 	wrapper_hooks_inline "$BUILD/kunit-6.1-nobkl"
@@ -130,7 +69,7 @@ bkl_module_builds() {
 bkl_users_must_fail() {
 	local kver=$1 bdir=$2 log=$LOGS/bkl-users-nobkl.log f first
 	local msg='error: .*this code depends on the Big Kernel Lock: convert it \(see Documentation/locking/locked-ioctl.rst\) or enable CONFIG_BKL'
-	if fixture_build "$kver" "$bdir" bkl-users "$log" -j1; then
+	if fixture_build "$(tree "$kver")" "$bdir" um bkl-users "$log" -j1; then
 		fail "CONFIG_BKL=n: the BKL users fail to build" "$(cat "$log")"
 		return
 	fi

@@ -55,15 +55,16 @@ migrate_claims() {
 }
 
 # --build compiles each converted file in a configured build directory (the
-# UML one) and keeps only what compiles: badsig_ioctl.c goes back as it was.
+# QEMU tier's x86_64 one) and keeps only what compiles: badsig_ioctl.c goes
+# back as it was.
 migrate_compile_check() {
 	local fx=$TESTING/fixtures/migrate w=$BUILD/test/migrate exp=$BUILD/test/migrate-expected
-	[ -f "$BUILD/kunit-6.12/.config" ] || tier_kunit_6_12
+	qemu_kernel || return
 	rm -rf "$w" "$exp" && cp -r "$fx/before" "$w" && cp -r "$fx/after" "$exp"
 	cp "$fx/before/badsig_ioctl.c" "$exp/"
 	expect_exit "bkl-migrate --build: a file that does not compile is reported, exit 1" 1 \
 		'^badsig_ioctl.c: failed, left as it was: does not compile: .*badsig_ioctl' \
-		"$MIGRATE" --build "$BUILD/kunit-6.12" --tree "$w"
+		"$MIGRATE" --build "$(qemu_build)" --tree "$w"
 	expect "bkl-migrate --build: what compiles is converted, the rest left as it was" \
 		diff -ru "$exp" "$w"
 	expect_exit "bkl-migrate --build: a directory without .config is refused" 2 \
@@ -110,12 +111,12 @@ migrate_refusals() {
 		"$TESTING/cross-root" --bogus run true
 }
 
-# The converted files build against the applied 6.12 tree (CONFIG_BKL=y),
+# The converted files build against the QEMU tier's 6.12 kernel (CONFIG_BKL=y),
 # sparse-clean, and bkl-users lists what the migration annotated.
 migrate_after_builds() {
 	local fx=$TESTING/fixtures/migrate copy=$BUILD/test/migrate-build log=$LOGS/migrate-build.log
 	local mode
-	[ -f "$BUILD/kunit-6.12/.config" ] || tier_kunit_6_12
+	qemu_kernel || return
 	for mode in after after-shim after-annotate; do
 		rm -rf "$copy" && mkdir -p "$copy"
 		cp "$fx/$mode"/*.[ch] "$copy/"
@@ -124,7 +125,7 @@ migrate_after_builds() {
 		else
 			echo 'obj-m += old_ioctl.o noinode_ioctl.o narrow_ioctl.o inline_ioctl.o proto_ioctl.o driver_lock.o untouched.o gnu_ioctl.o enc_ioctl.o late_ioctl.o ifbrace_ioctl.o hdr_ioctl.o group_core.o group_dev.o shell_ioctl.o twoinit_ioctl.o unlockedsig_ioctl.o unsorted_ioctl.o comment_ioctl.o body_mutex_ioctl.o prologue_mutex_ioctl.o open_mutex.o' >"$copy/Kbuild"
 		fi
-		if module_build "$(tree 6.12)" "$BUILD/kunit-6.12" um "$copy" C=2 CHECK=sparse modules \
+		if module_build "$(qemu_src)" "$(qemu_build)" x86_64 "$copy" C=2 CHECK=sparse modules \
 			>"$log" 2>&1; then
 			if grep -qE '\.c:[0-9]+:[0-9]+: (warning|error): ' "$log" &&
 			   grep -E '\.c:[0-9]+:[0-9]+: ' "$log" | grep -v 'defined but not used' >/dev/null; then

@@ -3,8 +3,10 @@
 #
 # Tiers qemu and bench: the QEMU x86_64 boots and the benchmarks' smoke run.
 
-# QEMU x86_64: tools/testing/locked-ioctl/boot builds the kernels (with and without
-# the layer), boots them and checks the guests; its checks count as ours.
+# QEMU x86_64: tools/testing/locked-ioctl/boot builds the kernel (the layer,
+# the migrated targets, the KUnit suites), boots it and checks the guests;
+# its checks count as ours.  The kernel is the one the later tiers compile
+# against (lib/trees.sh): a run of boot that built it says so in a stamp.
 
 tier_qemu() {
 	local f rc
@@ -20,25 +22,31 @@ tier_qemu() {
 		*) fail "qemu log scan: ${f##*/} is reported (exit $rc)" "$(cat "$LOGS/qemu-scan.out")" ;;
 		esac
 	done
-	count_boot -j "$JOBS"
+	rm -f "$(qemu_build)/.locked-ioctl-built"
+	# make run's tree: its migrated guest only, as before
+	if [ -n "$QEMU_TREE" ]; then
+		count_boot -j "$JOBS" "${BOOT_ARGS[@]}" migrated
+	else
+		count_boot -j "$JOBS" "${BOOT_ARGS[@]}"
+	fi
+	# shellcheck disable=SC2034 # lib/trees.sh's qemu_kernel reads it
+	[ ! -f "$(qemu_build)/.locked-ioctl-built" ] || QEMU_KERNEL_READY=1
 }
 
 # The benchmark chain, with tiny sizes on the qemu tier's kernel, so that it
 # cannot rot: make bench is not part of make check.
 tier_bench() {
-	local o=$BUILD/qemu/migrated out=$LOGS/bench-smoke rc=0 last log num='[0-9]+\.[0-9]{2}'
-	if [ ! -f "$o/arch/x86/boot/bzImage" ]; then
-		fail "bench smoke: the qemu tier's kernel is built" \
-			"no $o/arch/x86/boot/bzImage: run the qemu tier first (check qemu bench)"
-		return
-	fi
-	if [ ! -x "$BUILD/kunit-6.12/linux" ]; then
-		fail "bench smoke: the kunit-6.12 tier's UML kernel is built" \
-			"no $BUILD/kunit-6.12/linux: run that tier first (check kunit-6.12 bench)"
+	local o out=$LOGS/bench-smoke rc=0 last log num='[0-9]+\.[0-9]{2}'
+	local uml=$BUILD/kunit-6.1
+	qemu_kernel || return
+	o=$(qemu_build)
+	if [ ! -x "$uml/linux" ]; then
+		fail "bench smoke: the kunit-6.1 tier's UML kernel is built" \
+			"no $uml/linux: run that tier first (check kunit-6.1 bench)"
 		return
 	fi
 	rm -rf "$out"
-	"$TESTING/bench" --smoke --kernel "$o" --uml-kernel "$BUILD/kunit-6.12" --out "$out" \
+	"$TESTING/bench" --smoke --kernel "$o" --uml-kernel "$uml" --out "$out" \
 		-j "$JOBS" >"$LOGS/bench-smoke.log" 2>&1 || rc=$?
 	if [ "$rc" = 0 ]; then
 		pass "bench smoke: builds, boots and reports (exit 0)"

@@ -3,7 +3,8 @@
 #
 # Tiers sparse, checkpatch, kernel-doc: the static checks of our files.
 
-# sparse: zero warnings in our files, and the annotations catch a leak.
+# sparse: zero warnings in our files, and the annotations catch a leak, in
+# the QEMU tier's x86_64 kernel.
 
 readonly OUR_OBJS="lib/kernel_lock.o lib/deprecated_ioctl.o lib/locked_ioctl.o lib/bkl_users.o
 	lib/bkl_kunit.o lib/locked_ioctl_kunit.o lib/bkl_users_kunit.o fs/ioctl.o kernel/module/main.o"
@@ -18,11 +19,11 @@ OUR_FILES_RE=$(our_files_re)
 readonly OUR_FILES_RE
 
 tier_sparse() {
-	local k bdir=$BUILD/kunit-6.12 log=$LOGS/sparse.log n
-	k=$(tree 6.12)
-	[ -f "$bdir/.config" ] || tier_kunit_6_12
+	local k bdir log=$LOGS/sparse.log n
+	qemu_kernel || return
+	k=$(qemu_src) bdir=$(qemu_build)
 	# shellcheck disable=SC2086
-	if ! make -C "$k" ARCH=um O="$bdir" -j"$JOBS" C=2 CHECK=sparse $OUR_OBJS >"$log" 2>&1; then
+	if ! make -C "$k" ARCH=x86_64 O="$bdir" -j"$JOBS" C=2 CHECK=sparse $OUR_OBJS >"$log" 2>&1; then
 		fail "sparse: our objects build" "$(tail -n 30 "$log")"
 		return
 	fi
@@ -36,7 +37,7 @@ tier_sparse() {
 	fi
 
 	log=$LOGS/sparse-fixtures.log
-	fixture_build 6.12 "$bdir" sparse "$log" C=2 CHECK=sparse ||
+	fixture_build "$k" "$bdir" x86_64 sparse "$log" C=2 CHECK=sparse ||
 		{ fail "sparse fixtures build" "$(tail -n 30 "$log")"; return; }
 	if grep -qE 'leaks_bkl\.c:[0-9]+:[0-9]+: warning: context imbalance in .fixture_leaks_bkl.' "$log"; then
 		pass "sparse reports the BKL held on a return path"
