@@ -57,6 +57,21 @@ target_build() {
 		"${@:-modules}"
 }
 
+# in_parallel LOG CMD...: CMD in the background, its output in LOG and its
+# exit status in LOG.rc, with at most $JOBS of them running at once (the
+# caller waits for the last ones).  Each target is one object, so two
+# builds keep two CPUs busy where one would leave one idle.
+in_parallel() {
+	local log=$1
+	shift
+	while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n || true; done
+	{
+		local rc=0
+		"$@" >"$log" 2>&1 || rc=$?
+		echo "$rc" >"$log.rc"
+	} &
+}
+
 # sparse on the test drivers (no warning at all) and on the converted targets
 # that x86_64 builds (no warning more than in the unmodified file).  Each
 # target is checked alone (M=), unmodified and migrated, so that both get
@@ -87,9 +102,17 @@ check_sparse() {
 		for v in migrated pristine; do
 			src=$MIGRATED_SRC
 			[ "$v" = migrated ] || src=$PRISTINE_SRC
+			in_parallel "$LOGS/qemu-sparse-$v-$base.log" \
+				target_build "$src" "$f" "$QEMU_DIR/ext/sparse-$v/$base" "$base.o"
+		done
+	done
+	wait
+	for f in $SPARSE_TARGETS; do
+		base=${f##*/}
+		base=${base%.c}
+		for v in migrated pristine; do
 			log=$LOGS/qemu-sparse-$v-$base.log
-			if ! target_build "$src" "$f" "$QEMU_DIR/ext/sparse-$v/$base" "$base.o" >"$log" 2>&1 ||
-			   ! grep -q "CHECK .*/$base\.c" "$log"; then
+			if [ "$(cat "$log.rc")" != 0 ] || ! grep -q "CHECK .*/$base\.c" "$log"; then
 				bad+="$f ($v): does not build: $(grep -m1 'error' "$log" || true)"$'\n'
 			fi
 		done
@@ -135,12 +158,17 @@ check_nobkl_targets() {
 	for f in $SPARSE_TARGETS; do
 		base=${f##*/}
 		base=${base%.c}
+		M_KBUILD=$NOBKL_KBUILD in_parallel "$LOGS/qemu-nobkl-$base.log" \
+			target_build "$MIGRATED_SRC" "$f" "$QEMU_DIR/ext/nobkl/$base" "$base.o"
+	done
+	wait
+	for f in $SPARSE_TARGETS; do
+		base=${f##*/}
+		base=${base%.c}
 		log=$LOGS/qemu-nobkl-$base.log
 		if cmp -s "$PRISTINE_SRC/$f" "$MIGRATED_SRC/$f"; then
 			bad+="$f: not migrated"$'\n'
-		elif M_KBUILD=$NOBKL_KBUILD target_build "$MIGRATED_SRC" "$f" \
-			"$QEMU_DIR/ext/nobkl/$base" "$base.o" >"$log" 2>&1 &&
-		     [ -f "$QEMU_DIR/ext/nobkl/$base/$base.o" ]; then
+		elif [ "$(cat "$log.rc")" = 0 ] && [ -f "$QEMU_DIR/ext/nobkl/$base/$base.o" ]; then
 			n=$((n + 1))
 		else
 			bad+="$f: $(grep -m1 'error' "$log" || tail -n 1 "$log")"$'\n'
