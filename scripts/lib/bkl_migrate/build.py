@@ -1,9 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
 """--build: compile each converted file in a configured build directory and
-keep only what compiles."""
+keep only what compiles.  --check-build: compile a driver's files as its
+vendor does, against a distribution's headers with the layer's
+out-of-tree build, and tell this tool's errors from the rest."""
 import os
 import re
 import subprocess
+import tempfile
+
+from . import UsageError
+from .entrypoints import initialisers
 
 
 def build_arch(build):
@@ -76,3 +82,92 @@ def build_check(build, results, groups, writes, tree):
                     "a group: %s " % os.path.relpath(m, tree) if len(members) > 1 else "",
                     why))
             break
+
+
+# --check-build: the files as a vendor builds them, against a distribution's
+# headers or any kernel build, with the layer's out-of-tree build.
+
+# What an error must name to be this tool's: an ioctl member, the BKL, the
+# layer, or the macros 5.9 dropped.
+OURS_RE = re.compile(
+    r"has no member named '(?:ioctl|unlocked_ioctl|compat_ioctl|locked_ioctl)'|"
+    r"near initialization for '[\w.]*\.(?:ioctl|unlocked_ioctl|compat_ioctl|locked_ioctl)'|"
+    r"\b(?:lock_kernel|unlock_kernel|kernel_locked|cycle_kernel_lock|smp_lock\.h|"
+    r"DEFINE_BKL_\w+|DEFINE_LOCKED_\w+|DEFINE_DRIVER_LOCK_USER|DEFINE_GUARDED_IOCTL\w*|"
+    r"lock_kernel_user|unlock_kernel_user|driver_lock_user\w*|deprecated_(?:compat_)?ioctl|"
+    r"locked_ioctl\.h|bkl_user\.h|HAVE_UNLOCKED_IOCTL|HAVE_COMPAT_IOCTL|\w+_bkl(?:_user\d*)?)\b")
+UNDECLARED_RE = re.compile(r"'(\w+)' undeclared")
+DIAGNOSTIC_RE = re.compile(r"^(.*?):(\d+):(\d+): (error|warning): (.*)$")
+
+
+def layer_dir(kdir, layer):
+    """The directory of the layer's out-of-tree build to build against, or
+    None when kdir's kernel has the layer; raises UsageError when neither."""
+    if layer:
+        if not os.path.isfile(os.path.join(layer, "locked-ioctl.mk")):
+            raise UsageError("%s: not a build of the layer's modules (no locked-ioctl.mk): "
+                             "'make modules KDIR=%s' prints one" % (layer, kdir))
+        return os.path.realpath(layer)
+    for src in (kdir, os.path.join(kdir, "source")):
+        if os.path.isfile(os.path.join(src, "include", "linux", "locked_ioctl.h")):
+            return None
+    raise UsageError("%s has no locked-ioctl layer: give the directory 'make modules "
+                     "KDIR=%s' prints with --layer (or LOCKED_IOCTL)" % (kdir, kdir))
+
+
+def handler_names(text):
+    """The functions that the file's operations name as ioctl entry points."""
+    return {d.handler for i in initialisers(text) for d in i.designators}
+
+
+def ours(message, handlers):
+    """Whether a compiler's message is about what this tool does: an ioctl
+    member, the BKL, the layer, or an entry point handler it cannot find."""
+    if OURS_RE.search(message):
+        return True
+    m = UNDECLARED_RE.search(message)
+    return bool(m and m.group(1) in handlers)
+
+
+def check_build(kdir, layer, files, texts):
+    """Compile each C file of files, with its text from texts(path), as an
+    external module object against kdir with the layer: {path: (our
+    errors, other errors)}, each a list of "line: message"."""
+    kdir = os.path.realpath(kdir)
+    results = {}
+    by_dir = {}
+    for f in files:
+        if f.endswith(".c"):
+            by_dir.setdefault(os.path.dirname(f), []).append(f)
+    for d, members in sorted(by_dir.items()):
+        with tempfile.TemporaryDirectory(prefix="bkl-migrate-build.") as tmp:
+            for name in os.listdir(d):
+                p = os.path.join(d, name)
+                if os.path.isfile(p) and name.endswith((".c", ".h")):
+                    with open(os.path.join(tmp, name), "w", errors="surrogateescape") as out:
+                        out.write(texts(p))
+            objs = [os.path.splitext(os.path.basename(f))[0] + ".o" for f in members]
+            with open(os.path.join(tmp, "Kbuild"), "w") as kb:
+                if layer:
+                    kb.write("include $(LOCKED_IOCTL)/locked-ioctl.mk\n")
+                kb.write("ccflags-y += -I$(src)\nobj-m := %s\n" % " ".join(objs))
+            cmd = ["make", "-C", kdir, "M=" + tmp, "-k"]
+            if layer:
+                cmd.append("LOCKED_IOCTL=" + layer)
+            proc = subprocess.run(cmd + objs, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                  text=True, errors="replace", check=False)
+            for f in members:
+                base = os.path.basename(f)
+                handlers = handler_names(texts(f))
+                mine, other = [], []
+                for line in proc.stdout.splitlines():
+                    m = DIAGNOSTIC_RE.match(line)
+                    if not m or os.path.basename(m.group(1)) != base or m.group(4) != "error":
+                        continue
+                    entry = "%s: %s" % (m.group(2), m.group(5))
+                    (mine if ours(m.group(5), handlers) else other).append(entry)
+                if proc.returncode and not mine and not other and \
+                   not os.path.exists(os.path.join(tmp, os.path.splitext(base)[0] + ".o")):
+                    other.append("does not compile: %s" % proc.stdout.strip()[-300:])
+                results[f] = (mine, other)
+    return results

@@ -61,6 +61,7 @@ coccinelle needs libpython3-dev for their Python rules).
 import argparse
 import concurrent.futures
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -69,9 +70,10 @@ from bkl_users import UsageError as UsersUsageError
 from bkl_users.sources import candidate_files
 
 from . import UsageError, cocci, series
-from .build import build_check
+from .build import build_check, check_build, layer_dir
 from .cocci import annotate, check_spatch
 from .convert import conversion
+from .entrypoints import kernel_version
 from .files import TreeWrites, canonical, diff, read
 from .groups import resolve_dropped, resolve_groups, resolve_restores
 from .kconfig import add_depends_on_bkl, find_kconfig, kconfig_symbol, needs_bkl
@@ -153,6 +155,17 @@ def parse_args(argv):
                     help="a configured kernel build directory (O=): compile each converted "
                     "file there and keep it only if it compiles (ARCH from the environment, "
                     "or um for a UML build)")
+    ap.add_argument("--check-build", metavar="KDIR",
+                    help="after the run (with --dry-run: instead of writing), compile each C "
+                    "file of the paths that has an ioctl method or a BKL call, as it is on "
+                    "disk, as an external module object against KDIR, a kernel build or a "
+                    "distribution's headers (/lib/modules/$(uname -r)/build), with the layer "
+                    "(--layer); report per file the errors that name an ioctl member, the BKL "
+                    "or the layer apart from the others, and exit 1 if any of those remain")
+    ap.add_argument("--layer", metavar="DIR", default=os.environ.get("LOCKED_IOCTL"),
+                    help="with --check-build, for a kernel without the layer: the directory "
+                    "of its out-of-tree build, which 'make modules KDIR=...' prints "
+                    "(default: $LOCKED_IOCTL)")
     ap.add_argument("--annotate-driver-locks", action="store_true",
                     help="declare the file-scope mutexes that ioctls take but no wrapper can "
                     "(some commands only, after other work) with DEFINE_DRIVER_LOCK_USER(): "
@@ -202,6 +215,21 @@ def advance(steps, error):
         return None, e
 
 
+def tree_kernel(tree):
+    """The version of the kernel tree at tree (its Makefile's VERSION,
+    PATCHLEVEL and SUBLEVEL), or None for a driver's own directory."""
+    try:
+        with open(os.path.join(tree, "Makefile"), errors="replace") as f:
+            head = f.read(4096)
+    except OSError:
+        return None
+    parts = [re.search(r"^%s\s*=\s*(\d+)\s*$" % k, head, re.M)
+             for k in ("VERSION", "PATCHLEVEL", "SUBLEVEL")]
+    if not all(parts):
+        return None
+    return kernel_version(*(int(p.group(1)) for p in parts))
+
+
 def convert_all(files, args, tree):
     """{file: Converted or the exception that stopped it}, files converted
     in parallel: each conversion runs to where it asks for ANNOTATE, the
@@ -210,7 +238,8 @@ def convert_all(files, args, tree):
     progress = args.progress or sys.stderr.isatty()
     jobs = max(1, args.jobs)
     results = {}
-    steps = {f: conversion(f, args.shim, args.annotate_driver_locks) for f in files}
+    kernel = tree_kernel(tree)
+    steps = {f: conversion(f, args.shim, args.annotate_driver_locks, kernel) for f in files}
     # the files to run on, each with the error of its request or None
     pending = dict.fromkeys(files)
     with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
@@ -318,6 +347,12 @@ def main(argv):
         if args.build and not os.path.isfile(os.path.join(args.build, ".config")):
             raise UsageError("%s: not a configured kernel build directory (no .config)"
                              % args.build)
+        layer = None
+        if args.check_build:
+            if not os.path.isfile(os.path.join(args.check_build, "Makefile")):
+                raise UsageError("%s: not a kernel build or headers directory (no Makefile)"
+                                 % args.check_build)
+            layer = layer_dir(args.check_build, args.layer)
         if args.format_patch:
             format_patch_check(tree, files, args.dry_run)
     except UsageError as e:
@@ -356,4 +391,25 @@ def main(argv):
     print("%s: %d file(s) scanned, %d converted, %d failed, %d with something skipped or left%s" %
           (ME, len(results), converted, failed, skipped,
            " (dry run: nothing written)" if args.dry_run else ""))
+    if args.check_build and report_build(args.check_build, layer, files, tree):
+        return 1
     return 1 if failed else 0
+
+
+def report_build(kdir, layer, files, tree):
+    """--check-build: compile files as they are on disk; print per file the
+    errors of this tool's kind apart from the rest; True if any remain."""
+    results = check_build(kdir, layer, files, read)
+    mine = others = 0
+    for f, (ours, rest) in sorted(results.items()):
+        rel = os.path.relpath(f, tree)
+        print("%s: check-build: %d error(s) about ioctl members, the BKL or the layer, %d "
+              "other(s)" % (rel, len(ours), len(rest)))
+        for e in ours:
+            print("%s:%s" % (rel, e))
+        mine += bool(ours)
+        others += bool(rest) and not ours
+    print("%s: check-build against %s: %d file(s) compiled, %d with errors about ioctl "
+          "members, the BKL or the layer, %d with other errors only" %
+          (ME, kdir, len(results), mine, others))
+    return mine > 0

@@ -5,7 +5,7 @@ import re
 
 from bkl_users.csource import blank, functions
 
-from .preprocessor import Conditionals
+from .preprocessor import Conditionals, blank_comments
 
 
 # Files worth running each patch on.
@@ -68,18 +68,69 @@ def insert_after_prototype(text, fn, line):
     return text[:end] + line + "\n" + text[end:]
 
 
-def insert_after_definition(text, fn, line):
-    """Put line after the closing brace of fn's definition (at file scope,
-    comments and strings blanked out to find it); text as it was if fn is
-    not defined here (the caller reports a handler defined elsewhere)."""
+def branch_view(text, offset, cond=None):
+    """text as a compilation that builds the line at offset sees it: every
+    line of another branch of an #if chain around that line made blank,
+    offsets kept.  A head split by #ifdef (one per branch, one body after
+    the #endif) is then a head and its body."""
+    cond = cond or Conditionals(text)
+    ours = {b.chain: b.index for b in cond.branches_at(offset)}
+    out = []
+    for i, line in enumerate(text.split("\n")):
+        branches = cond.lines[i][1] if i < len(cond.lines) else ()
+        other = any(b.chain in ours and ours[b.chain] != b.index for b in branches)
+        out.append(" " * len(line) if other else line)
+    return "\n".join(out)
+
+
+def visible_line(cond, line, use):
+    """The index of the line, line or above it, where a declaration seen at
+    offset use goes so that every compilation that builds use sees it: above
+    each #if chain around line that use is not inside (a head split by
+    #ifdef, whose body every branch shares)."""
+    inside = set(cond.branches_at(use))
+    while line > 0:
+        outer = [b for b in cond.lines[line][1] if b not in inside]
+        if not outer:
+            break
+        line = outer[0].start - 1
+    return line
+
+
+def definitions_of(text, fn):
+    """(start of the name, offset of the opening brace, of the closing one)
+    of each definition of fn in text, comments and strings blanked to find
+    them; a head split by #ifdef counts, in the view of its own branch."""
     code = blank(text)
+    found = []
     # Only a definition has a type, the name, its parameters and a brace at
     # the start of a line (a call has "(", "=" or ";" around it).  Counting
     # braces to check the depth would be wrong: #if branches each open one.
-    for m in re.finditer(r"^[\w \t*]*\b%s\s*\([^;{}]*\)\s*\{" % re.escape(fn), code, re.M):
+    head = re.compile(r"^([\w \t*]*)\b%s\s*\([^;{}]*\)\s*\{" % re.escape(fn), re.M)
+    for m in head.finditer(code):
         end = closing_brace(code, m.end() - 1)
         if end is not None:
-            return text[:end + 1] + "\n" + line + text[end + 1:]
+            found.append((m.start() + len(m.group(1)), m.end() - 1, end))
+    if found or not re.search(r"^[\w \t*]*\b%s\s*\(" % re.escape(fn), code, re.M):
+        return found
+    cond = Conditionals(text)
+    for m in re.finditer(r"^[\w \t*]*\b%s\s*\(" % re.escape(fn), code, re.M):
+        if not cond.branches_at(m.start()):
+            continue
+        view = blank(branch_view(text, m.start(), cond))
+        d = head.match(view, m.start())
+        end = closing_brace(view, d.end() - 1) if d else None
+        if end is not None:
+            found.append((m.start() + len(d.group(1)), d.end() - 1, end))
+    return found
+
+
+def insert_after_definition(text, fn, line):
+    """Put line after the closing brace of fn's definition (at file scope);
+    text as it was if fn is not defined here (the caller reports a handler
+    defined elsewhere)."""
+    for _, _, end in definitions_of(text, fn):
+        return text[:end + 1] + "\n" + line + text[end + 1:]
     return text
 
 
@@ -240,24 +291,31 @@ def ioctls_left(text):
         r"(?:\.\s*ioctl\s*=|^\s*ioctl\s*:)\s*(\w+)", code[start:end], re.M)]
 
 
-def add_include(text, header="linux/locked_ioctl.h"):
-    """text with #include <header> among its includes (unless it has it):
-    in its place when they are sorted, after the last one when they are
-    not, where a sorted place would be arbitrary."""
+def add_include(text, header="linux/locked_ioctl.h", before=None):
+    """text with #include <header> among its includes at file scope (unless
+    it has it there): in its place when they are sorted, after the last one
+    when they are not, where a sorted place would be arbitrary.  before:
+    the offset of the header's first use, which the include must precede,
+    so only the includes above it count; a file with none there gets it at
+    its top, after its leading comments (and a header's include guard)."""
     line = "#include <%s>" % header
     cond = Conditionals(text)
+    limit = len(text) if before is None else before
     # at file scope: an include inside an #if (a version test, a CONFIG_)
     # is not seen by every build
-    if any(not cond.branches_at(m.start()) for m in re.finditer(
+    if any(not cond.branches_at(m.start()) and m.start() < limit for m in re.finditer(
             r"^#\s*include\s*<%s>" % re.escape(header), text, re.M)):
         return text
     includes = [m for m in re.finditer(r"^#include <linux/[^>]+>[^\n]*\n", text, re.M)
-                if not cond.branches_at(m.start())]
+                if not cond.branches_at(m.start()) and m.end() <= limit]
     if not includes:
         includes = [m for m in re.finditer(r"^#include [^\n]*\n", text, re.M)
-                    if not cond.branches_at(m.start())]
+                    if not cond.branches_at(m.start()) and m.end() <= limit]
     if not includes:
-        raise RuntimeError("no #include at file scope to put <%s> after" % header)
+        at = min(top_of(text), text.rfind("\n", 0, limit) + 1 if before is not None else len(text))
+        rest = text[at:]
+        return text[:at] + line + "\n" + ("" if rest.startswith(("\n", "#include")) else "\n") + \
+            rest
     names = [inc.group(0).split()[1] for inc in includes]
     pos = includes[-1].end()
     for inc, name in zip(includes, names):
@@ -265,6 +323,26 @@ def add_include(text, header="linux/locked_ioctl.h"):
             pos = inc.start()
             break
     return text[:pos] + line + "\n" + text[pos:]
+
+
+def top_of(text):
+    """Where a line goes at the top of text: after its leading comments and
+    blank lines, and after a header's include guard (#ifndef X, #define X)."""
+    code = blank_comments(text)
+    pos = 0
+    while True:
+        m = re.match(r"[ \t]*\n|[ \t]*(?=\S)", code[pos:])
+        line_end = code.find("\n", pos)
+        line_end = len(code) if line_end < 0 else line_end + 1
+        if code[pos:line_end].strip():
+            break
+        if line_end >= len(code) or not m:
+            return len(code)
+        pos = line_end
+    guard = re.match(r"#\s*ifndef\s+(\w+)[ \t]*\n[ \t]*#\s*define\s+(\w+)[ \t]*\n", code[pos:])
+    if guard and guard.group(1) == guard.group(2):
+        pos += guard.end()
+    return pos
 
 
 def has_unlocked_signature(text, fn):
@@ -283,7 +361,7 @@ def has_unlocked_signature(text, fn):
 
 
 def defined_in(text, fn):
-    return bool(definition_re(fn).search(blank(text)))
+    return bool(definitions_of(text, fn))
 
 
 def prototypes(text, fn):

@@ -12,8 +12,9 @@ from bkl_users.candidates import pushdown_locks
 from bkl_users.csource import blank, functions
 
 from .cocci import DRIVER_ANNOTATE, spatch
-from .csource import HAS_LOCK_KERNEL, definition_re, prototype_re
+from .csource import HAS_LOCK_KERNEL, definition_re, prototype_re, visible_line
 from .files import read, write_file
+from .preprocessor import Conditionals
 
 
 # A named mutex taken, as driver_lock_wrapper.cocci wants it.
@@ -86,8 +87,10 @@ def declare_users(text, before, entries):
         if not m:
             raise RuntimeError("no definition of %s, whose BKL calls were annotated, found: "
                                "declare it by hand" % fn)
-        found[(fn, user)] = code.count("\n", 0, m.start(1) if m.group(1) else m.start()) + 1
-    for (fn, user), line in sorted(found.items(), key=lambda e: -e[1]):
+        found[(fn, user)] = (code.count("\n", 0, m.start(1) if m.group(1) else m.start()) + 1,
+                             m.end() - 1)
+    cond = Conditionals(text)
+    for (fn, user), (line, body) in sorted(found.items(), key=lambda e: -e[1][0]):
         start = int(line) - 1
         # Back to the first line of the definition ("static int\nfoo(...)").
         while start > 0:
@@ -95,6 +98,8 @@ def declare_users(text, before, entries):
             if not prev or prev.endswith((";", "}", "*/")) or prev.startswith("#"):
                 break
             start -= 1
+        # and above a head split by #ifdef, whose body both branches share
+        start = visible_line(cond, start, body)
         # and above the comment that describes the function
         if start > 0 and lines[start - 1].rstrip().endswith("*/"):
             top = start - 1

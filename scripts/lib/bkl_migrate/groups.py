@@ -12,7 +12,8 @@ from bkl_users.csource import blank
 
 from . import versions
 from .convert import Converted
-from .csource import add_include, definition_re, insert_after_export, prototypes, wrapper_prototype
+from .csource import definition_re, insert_after_export, prototypes, wrapper_prototype
+from .finish import with_include
 from .files import canonical, read
 from .preprocessor import Conditionals
 from .style import reflow_parameters
@@ -74,62 +75,12 @@ def resolve_groups(results, tree, paths, shim):
         return groups
     hits = grep_files(tree, sorted(pending), (".c", ".h"))
     for h, (w, users) in sorted(pending.items()):
-        update = {}
         try:
-            defs = [p for p in hits if p.endswith(".c") and any(
-                "static" not in m.group(1).split()
-                for m in definition_re(h).finditer(blank(current(results, p))))]
-            if not defs:
-                raise RuntimeError("%s is defined in no file under %s: convert it by hand"
-                                   % (h, tree))
-            if len(defs) > 1:
-                raise RuntimeError("%s is defined in %d files (%s): convert it by hand" % (
-                    h, len(defs), ", ".join(os.path.relpath(d, tree) for d in defs)))
-            d = defs[0]
-            if not in_scope(d, paths):
-                raise RuntimeError("%s is defined in %s, which is not among the paths given: "
-                                   "add it to convert %s and its users together"
-                                   % (h, os.path.relpath(d, tree), h))
-            if isinstance(results.get(d), Exception):
-                raise RuntimeError("%s is defined in %s, which could not be converted"
-                                   % (h, os.path.relpath(d, tree)))
-            text = current(results, d)
+            d = defining_file(results, tree, paths, hits, h)
             if shim:
-                lines = "DEFINE_BKL_SHIM_USER(%s);" % h
-                if lines not in text:
-                    text = insert_after_export(text, h, lines)
-                how = "DEFINE_BKL_SHIM_USER(%s)" % h
+                update, how = shim_user(results, d, h)
             else:
-                if re.search(r"^DEFINE_BKL_UNLOCKED_IOCTL\(%s," % w, text, re.M):
-                    raise RuntimeError("%s loses its inode argument in %s, which its users "
-                                       "elsewhere do not see: convert it by hand"
-                                       % (h, os.path.relpath(d, tree)))
-                # exported as the handler is
-                exp = re.search(r"^EXPORT_SYMBOL(_GPL)?\(\s*%s\s*\);" % h, text, re.M)
-                gen = "DEFINE_BKL_IOCTL_" + ("GLOBAL" if not exp else
-                                             "EXPORT" + (exp.group(1) or ""))
-                lines = "%s(%s, %s);" % (gen, w, h)
-                static = "DEFINE_BKL_IOCTL(%s, %s);" % (w, h)
-                if static in text:
-                    text = text.replace(static, lines)
-                elif lines not in text:
-                    text = insert_after_export(text, h, lines)
-                how = "%s(%s)" % (gen, w)
-                headers = [p for p in hits if p.endswith(".h") and
-                           prototypes(current(results, p), h)]
-                if not headers:
-                    raise RuntimeError("no header under %s declares %s, so the files that "
-                                       "use it cannot see %s: convert it by hand" % (tree, h, w))
-                decl = wrapper_prototype(w, "")
-                for hdr in headers:
-                    htext = current(results, hdr)
-                    if decl in htext:
-                        continue
-                    m = prototypes(htext, h)[0]
-                    end = m.end() + (htext[m.end():m.end() + 1] == "\n")
-                    update[hdr] = (htext[:end] + decl + "\n" + htext[end:],
-                                   "prototype of %s" % w)
-            update[d] = (add_include(text), how)
+                update, how = global_wrapper(results, tree, hits, d, h, w)
         except RuntimeError as e:
             for f in users:
                 results[f] = RuntimeError("a group: %s" % e)
@@ -141,6 +92,73 @@ def resolve_groups(results, tree, paths, shim):
             record_change(results, path, text, how)
         groups[h] = sorted(set(users) | set(update))
     return groups
+
+
+def defining_file(results, tree, paths, hits, h):
+    """The one file among hits (the files that name h) that defines h with
+    external linkage, among the paths given and convertible; raises if
+    there is not exactly one such."""
+    defs = [p for p in hits if p.endswith(".c") and any(
+        "static" not in m.group(1).split()
+        for m in definition_re(h).finditer(blank(current(results, p))))]
+    if not defs:
+        raise RuntimeError("%s is defined in no file under %s: convert it by hand" % (h, tree))
+    if len(defs) > 1:
+        raise RuntimeError("%s is defined in %d files (%s): convert it by hand" % (
+            h, len(defs), ", ".join(os.path.relpath(d, tree) for d in defs)))
+    d = defs[0]
+    if not in_scope(d, paths):
+        raise RuntimeError("%s is defined in %s, which is not among the paths given: "
+                           "add it to convert %s and its users together"
+                           % (h, os.path.relpath(d, tree), h))
+    if isinstance(results.get(d), Exception):
+        raise RuntimeError("%s is defined in %s, which could not be converted"
+                           % (h, os.path.relpath(d, tree)))
+    return d
+
+
+def shim_user(results, d, h):
+    """--shim: DEFINE_BKL_SHIM_USER(h) after h in d: ({d: (text, how)}, how)."""
+    text = current(results, d)
+    lines = "DEFINE_BKL_SHIM_USER(%s);" % h
+    if lines not in text:
+        text = insert_after_export(text, h, lines)
+    how = "DEFINE_BKL_SHIM_USER(%s)" % h
+    return {d: (with_include(text), how)}, how
+
+
+def global_wrapper(results, tree, hits, d, h, w):
+    """The wrapper w of h, exported as h is, after h in d, and declared in
+    the headers among hits that declare h: ({path: (text, how)}, how)."""
+    text = current(results, d)
+    if re.search(r"^DEFINE_BKL_UNLOCKED_IOCTL\(%s," % w, text, re.M):
+        raise RuntimeError("%s loses its inode argument in %s, which its users elsewhere do "
+                           "not see: convert it by hand" % (h, os.path.relpath(d, tree)))
+    # exported as the handler is
+    exp = re.search(r"^EXPORT_SYMBOL(_GPL)?\(\s*%s\s*\);" % h, text, re.M)
+    gen = "DEFINE_BKL_IOCTL_" + ("GLOBAL" if not exp else "EXPORT" + (exp.group(1) or ""))
+    lines = "%s(%s, %s);" % (gen, w, h)
+    static = "DEFINE_BKL_IOCTL(%s, %s);" % (w, h)
+    if static in text:
+        text = text.replace(static, lines)
+    elif lines not in text:
+        text = insert_after_export(text, h, lines)
+    how = "%s(%s)" % (gen, w)
+    headers = [p for p in hits if p.endswith(".h") and prototypes(current(results, p), h)]
+    if not headers:
+        raise RuntimeError("no header under %s declares %s, so the files that use it cannot "
+                           "see %s: convert it by hand" % (tree, h, w))
+    update = {}
+    decl = wrapper_prototype(w, "")
+    for hdr in headers:
+        htext = current(results, hdr)
+        if decl in htext:
+            continue
+        m = prototypes(htext, h)[0]
+        end = m.end() + (htext[m.end():m.end() + 1] == "\n")
+        update[hdr] = (htext[:end] + decl + "\n" + htext[end:], "prototype of %s" % w)
+    update[d] = (with_include(text), how)
+    return update, how
 
 
 def drop_inode(text, fn):

@@ -14,7 +14,11 @@ from bkl_users.sources import grep_dir
 from .csource import definition_re, head_start
 from .preprocessor import Conditionals
 
-OPERATIONS_RE = re.compile(r"\.\s*(?:unlocked_ioctl|compat_ioctl|locked_ioctl)\s*=\s*(\w+)")
+# a member of the operations, in either designator form (C99's, or gcc's old
+# "field:" that the run may rewrite: a name that was there is not the run's)
+OPERATIONS_RE = re.compile(r"(?:\.\s*(?:unlocked_ioctl|compat_ioctl|locked_ioctl)\s*=|"
+                           r"^\s*(?:unlocked_ioctl|compat_ioctl|locked_ioctl)\s*:)\s*(\w+)",
+                           re.M)
 PROTOTYPE_RE = re.compile(r"^[^\n;{}#]*?\b(\w+)\s*\([^;{}]*\)\s*;", re.M)
 # the generators that define a function, or a BKL user's record, named by
 # their first argument

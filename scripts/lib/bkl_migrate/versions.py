@@ -1,67 +1,58 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Drivers written for many kernel versions: which kernels build each old
-.ioctl of their operations, and what to do about it.
+"""Drivers written for many kernel versions: what to do about each old
+.ioctl of their operations, read from the table of their entry points
+(entrypoints.py: which members each era of kernels compiles), and the
+edits that do it.
 
 An out-of-tree driver picks its entry point with the preprocessor:
 #ifdef HAVE_UNLOCKED_IOCTL, #if LINUX_VERSION_CODE < KERNEL_VERSION(2,6,36)
-and the like.  What a kernel gives those tests is known: .unlocked_ioctl and
-.compat_ioctl came in 2.6.11 with HAVE_UNLOCKED_IOCTL and HAVE_COMPAT_IOCTL;
-.ioctl went in 2.6.36; Linux 5.9 (commit 4e24566a134e) dropped the two
-macros, because every kernel since 2.6.11 has both members.  Each .ioctl of
-a struct file_operations is evaluated at every version where one of the
-file's tests can change its outcome, with unknown macros (CONFIG_*) left
-open, and gets a verdict:
+and the like.  Linux 5.9 must get the entry points that 2.6.36 to 5.8 got:
+where it does not only because 5.9 dropped HAVE_UNLOCKED_IOCTL and
+HAVE_COMPAT_IOCTL, those macros are defined again for 5.9 and later (the
+fix that maintainers of such drivers made themselves).  Then each .ioctl
+gets a verdict:
 
   NEVER     no kernel builds it (#if 0): nothing to do;
   OLD_ONLY  only kernels before 2.6.36 build it, and they have .ioctl:
             nothing to do;
-  RESTORE   today's kernels build it only because they no longer define
-            HAVE_UNLOCKED_IOCTL or HAVE_COMPAT_IOCTL: the macros are defined
-            again for 5.9 and later, after the includes, so that the driver
-            keeps the entry points it had on 2.6.11 to 5.8 (the fix that
-            maintainers of such drivers made themselves); nothing changes
-            for any older kernel;
-  CONVERT   today's kernels build it: the BKL goes into the driver, as for
-            any old .ioctl;
+  RESTORE   today's kernels built it only because they no longer define
+            the macros, which are defined again: nothing more to do;
+  CONVERT   today's kernels build it, and no .unlocked_ioctl beside it:
+            the BKL goes into the driver, as for any old .ioctl;
+  GUARD     today's kernels build it beside an .unlocked_ioctl, which is
+            all the VFS ever called from 2.6.11 on: in a driver for many
+            kernels, it is kept for kernels before 2.6.36 only (and its
+            handler, if nothing else uses it); in a kernel tree of one
+            version it is left, and said (SHADOWED);
   GAP       kernels from 2.6.36 build it, but not today's: a guard that
             lets .ioctl reach kernels without it, the driver's own bug,
-            left as it is and said.
+            left as it is and said;
+  NO_ENTRY  only kernels before 2.6.36 build it, and the operations have
+            no .unlocked_ioctl after: their entry point would vanish on
+            today's kernels; reported, the file left as it was.
 """
 import re
 
 from bkl_users.csource import blank, functions
 
-from .csource import add_include, c99_designators, fops_bodies
-from .preprocessor import Conditionals, Evaluator, taken
+from .csource import add_include, c99_designators, definition_re, closing_brace, head_start, \
+    prototypes
+from .entrypoints import (
+    ERAS, IOCTL_UNTIL, MACROS, NEW_MEMBERS, NEVER, NO_IOCTL, RANK, TODAY, compiled_at,
+    evaluators, initialisers, kernel_version, model, samples, undefined_today, version_name)
+from .preprocessor import Conditionals, taken
 
-
-def kernel_version(a, b, c=0):
-    """KERNEL_VERSION(a, b, c) as the kernel computes it (c clamped to 255,
-    as since 4.9.256)."""
-    return (a << 16) + (b << 8) + min(c, 255)
-
-
-UNLOCKED_SINCE = kernel_version(2, 6, 11)
-IOCTL_UNTIL = kernel_version(2, 6, 36)
 # lock_kernel() and <linux/smp_lock.h> went in 2.6.39
 BKL_UNTIL = kernel_version(2, 6, 39)
-MACROS_UNTIL = kernel_version(5, 9, 0)
-# the kernels the layer is for
-TODAY = kernel_version(5, 9, 0)
-MACROS = ("HAVE_UNLOCKED_IOCTL", "HAVE_COMPAT_IOCTL")
-KERNEL_VERSION_RE = re.compile(r"KERNEL_VERSION\s*\(\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*\)")
-FIXED_VERSIONS = ((2, 6, 10), (2, 6, 11), (2, 6, 35), (2, 6, 36), (2, 6, 38), (2, 6, 39),
-                  (3, 0, 0),
-                  (5, 8, 0), (5, 9, 0), (6, 1, 0), (6, 12, 0))
 
-NEVER, OLD_ONLY, RESTORE, CONVERT, GAP = "never", "old-only", "restore", "convert", "gap"
+NEVER_BUILT, OLD_ONLY, RESTORE, CONVERT, GAP = "never", "old-only", "restore", "convert", "gap"
+GUARD, SHADOWED, NO_ENTRY = "guard", "shadowed", "no-entry"
 # a BKL call under an #if of its own inside its function: annotated where it
 # is, never hoisted into a wrapper (which would take the lock whatever the
 # #if says)
 IN_PLACE = "in-place"
-# an .ioctl beside an .unlocked_ioctl of the same operations: the VFS never
-# called it (vfs_ioctl() took .unlocked_ioctl first), whatever the version
-SHADOWED = "shadowed"
+# the guard an .ioctl beside an .unlocked_ioctl gets
+GUARD_IF = "#if LINUX_VERSION_CODE < KERNEL_VERSION(2, 6, 36)"
 
 RESTORE_BLOCK = """/*
  * Linux 5.9 no longer defines %(list)s:
@@ -74,49 +65,23 @@ RESTORE_BLOCK = """/*
 #endif"""
 
 
-def version_name(v):
-    return "%d.%d.%d" % (v >> 16, (v >> 8) & 0xff, v & 0xff) if v & 0xff else \
-        "%d.%d" % (v >> 16, (v >> 8) & 0xff)
-
-
-def samples(text):
-    """The versions at which the file's tests can change their outcome: each
-    KERNEL_VERSION() it names and the one before, and those of the facts."""
-    points = {kernel_version(*v) for v in FIXED_VERSIONS}
-    for m in KERNEL_VERSION_RE.finditer(text):
-        v = kernel_version(*map(int, m.groups()))
-        points |= {v, v - 1}
-    return sorted(p for p in points if p > 0)
-
-
-def environment(version, restored=False):
-    """What a kernel of version gives the preprocessor (restored: with
-    HAVE_UNLOCKED_IOCTL and HAVE_COMPAT_IOCTL defined again after 5.9)."""
-    have = version >= UNLOCKED_SINCE and (restored or version < MACROS_UNTIL)
-    env = {"LINUX_VERSION_CODE": version}
-    for macro in MACROS:
-        env[macro] = 1 if have else False
-    return env
-
-
-FUNCTIONS = {"KERNEL_VERSION": kernel_version}
-
-
 class Site:
     """One .ioctl of a struct file_operations: its offset in the text, the
-    handler it names, the branches it is in, and the verdict."""
+    handler it names, the branches it is in, its initialiser, and the
+    verdict."""
 
     word = "ioctl"
 
-    def __init__(self, offset, handler, branches, shadow=None):
-        self.offset, self.handler, self.branches = offset, handler, branches
-        # the .unlocked_ioctl of the same operations, if there is one
+    def __init__(self, designator, init, shadow=None):
+        self.offset, self.handler = designator.offset, designator.handler
+        self.branches, self.init = designator.branches, init
+        # the .unlocked_ioctl of the same operations beside it, if any
         self.shadow = shadow
         self.verdict, self.versions = None, []
 
     def why(self):
         """What the note says of a site that is left as it is."""
-        if self.verdict == NEVER:
+        if self.verdict == NEVER_BUILT:
             return "nothing to do: .ioctl = %s is never built (#if 0)" % self.handler
         if self.verdict == OLD_ONLY:
             return ("nothing to do: .ioctl = %s is built only for kernels before 2.6.36, which "
@@ -137,47 +102,80 @@ class Site:
         return None
 
 
-def judge(text, sites):
-    """Give each Site of text its verdict; returns the macros to define
-    again (those the file tests and does not define)."""
+def deficit(inits):
+    """How far 5.9 and later fall short of the .unlocked_ioctl and
+    .compat_ioctl that 2.6.36 to 5.8 compiled, over the initialisers."""
+    return sum(max(0, RANK[i.state(NO_IOCTL, m)] - RANK[i.state(TODAY, m)])
+               for i in inits for m in NEW_MEMBERS)
+
+
+def shortfall(text, restored):
+    """deficit() of text with restored defined again, and the handlers 5.9
+    and later name but would not define."""
+    return deficit(model(text, restored)) + len(undefined_today(text, restored))
+
+
+def macros_to_restore(text, cond):
+    """The kernel's macros that the file tests and does not define, and that
+    5.9 and later need again to compile the entry points 2.6.36 to 5.8 did,
+    and the handlers they name: added one at a time while each gives back
+    more."""
+    candidates = [m for m in MACROS if m not in cond.defines and cond.tests(m)]
+    chosen = []
+    best = shortfall(text, chosen) if candidates else 0
+    while best:
+        gains = [(shortfall(text, chosen + [m]), m) for m in candidates if m not in chosen]
+        gains = [(d, m) for d, m in gains if d < best]
+        if not gains:
+            break
+        best, m = min(gains)
+        chosen.append(m)
+    return [m for m in MACROS if m in chosen]
+
+
+def judge(text, kernel=None):
+    """The Sites of text, each with its verdict, and the macros to define
+    again.  kernel: the version of the tree the file is in, if it is a
+    kernel tree (an .ioctl beside an .unlocked_ioctl is then said, not
+    guarded)."""
     cond = Conditionals(text)
-    points = samples(text)
-    own = {m for m in MACROS if m in cond.defines}
-    restore = [m for m in MACROS if m not in own and cond.tests(m)]
-
-    def built(site, restored):
-        out = []
-        for v in points:
-            env = environment(v, restored)
-            for m in own:
-                # the file defines it itself, for the kernels that do not
-                env[m] = env[m] or (1 if v >= UNLOCKED_SINCE else False)
-            if taken(site.branches, Evaluator(env, FUNCTIONS, cond.defines)) != 0:
-                out.append(v)
-        return out
-
-    for site in sites:
-        now = built(site, False)
-        if not now:
-            site.verdict = NEVER
-            continue
-        gap = [v for v in now if v >= IOCTL_UNTIL]
-        if not gap:
-            site.verdict = OLD_ONLY
-            continue
-        after = [v for v in built(site, True) if v >= IOCTL_UNTIL]
-        if restore and not after:
-            site.verdict = RESTORE
-        elif any(v >= TODAY for v in after):
-            site.verdict = CONVERT
-        else:
-            # from the first version that builds it to the first one after
-            # that does not
-            upto = min(v for v in points if v > after[-1] and v not in after)
-            site.verdict, site.versions = GAP, [after[0], upto]
-    if not any(s.verdict == RESTORE for s in sites):
+    restore = macros_to_restore(text, cond)
+    now, after = model(text), model(text, restore)
+    sites = []
+    for init, rinit in zip(now, after):
+        index = {id(d): i for i, d in enumerate(init.designators)}
+        for d in init.designators:
+            if d.member != "ioctl":
+                continue
+            i = index[id(d)]
+            today = rinit.states[TODAY.name][i]
+            shadow = [u.handler for j, u in enumerate(rinit.designators)
+                      if u.member == "unlocked_ioctl" and
+                      rinit.states[TODAY.name][j] != NEVER and not cond.exclusive(d.offset, u.offset)]
+            site = Site(d, rinit, shadow[0] if shadow else None)
+            sites.append(site)
+            if today != NEVER:
+                site.verdict = CONVERT
+                if shadow:
+                    site.verdict = SHADOWED if kernel else GUARD
+            elif rinit.states[NO_IOCTL.name][i] != NEVER:
+                built = [v for v in compiled_at(text, d.branches, restore) if v >= IOCTL_UNTIL]
+                upto = min(v for v in samples(text) if v > built[-1] and v not in built)
+                site.verdict, site.versions = GAP, [built[0], upto]
+            elif init.states[TODAY.name][i] != NEVER:
+                site.verdict = RESTORE
+            elif all(rinit.states[e.name][i] == NEVER for e in ERAS):
+                site.verdict = NEVER_BUILT
+            elif rinit.state(NO_IOCTL, "unlocked_ioctl") == NEVER and \
+                    rinit.state(TODAY, "unlocked_ioctl") == NEVER:
+                site.verdict = NO_ENTRY
+            else:
+                site.verdict = OLD_ONLY
+    if kernel and not any(s.verdict == RESTORE for s in sites):
+        # a kernel tree builds its files for its own version only: the
+        # macros only where an .ioctl needs them, as ever
         restore = []
-    return restore
+    return sites, restore
 
 
 def restore_macros(text, macros):
@@ -203,11 +201,9 @@ def restore_macros(text, macros):
     before, after = text[:at], text[at:]
     text = before + ("\n" if before and not before.endswith("\n\n") else "") + block + \
         ("\n\n" if after and not after.startswith("\n") else "\n") + after
-    # LINUX_VERSION_CODE and KERNEL_VERSION(): among the includes, or above
-    # the block in a file that has none
-    if not re.search(r"^#\s*include\b", text, re.M):
-        return text.replace(block, "#include <linux/version.h>\n\n" + block, 1)
-    return add_include(text, "linux/version.h")
+    # LINUX_VERSION_CODE and KERNEL_VERSION(): among the includes above the
+    # block, or at the top of a file that has none there
+    return add_include(text, "linux/version.h", before=text.index(block))
 
 
 # An .ioctl or a BKL call that is left as it is hides from the semantic
@@ -221,52 +217,46 @@ UNLOCKED_DESIGNATOR_RE = re.compile(r"(?:\.\s*unlocked_ioctl\s*=|^\s*unlocked_io
 
 def ioctl_sites(text):
     """A Site for each old .ioctl (either designator form) of each struct
-    file_operations initialiser of text."""
-    code = blank(text)
-    cond = None
-    sites = []
-    for start, end in fops_bodies(text):
-        for m in IOCTL_DESIGNATOR_RE.finditer(code, start, end):
-            if cond is None:
-                cond = Conditionals(text)
-            at = m.start(1) if m.group(1) else m.start(2)
-            shadow = [u.group(1) for u in UNLOCKED_DESIGNATOR_RE.finditer(code, start, end)
-                      if not cond.exclusive(at, u.start(1))]
-            sites.append(Site(at, m.group(3), cond.branches_at(at), shadow[0] if shadow else None))
-    return sites
+    file_operations initialiser of text, without a verdict."""
+    return [Site(d, init) for init in initialisers(text) for d in init.designators
+            if d.member == "ioctl"]
 
 
-def assess(text):
+def assess(text, kernel=None):
     """The Sites of text, each with its verdict, and the macros to define
-    again.  An .ioctl that today's kernels would build beside an
-    .unlocked_ioctl of the same operations is SHADOWED."""
-    sites = ioctl_sites(text)
-    restore = judge(text, sites) if sites else []
-    for s in sites:
-        if s.shadow and s.verdict in (CONVERT, GAP):
-            s.verdict = SHADOWED
-    return sites, restore
+    again (see judge())."""
+    if not any(i.designators for i in initialisers(text)):
+        return [], []
+    return judge(text, kernel)
 
 
-def prepare(text):
+def prepare(text, kernel=None):
     """What the file's preprocessor tests mean for its old .ioctl
     designators and BKL calls: (text to convert, notes, the macros defined
-    again, the functions whose BKL calls must stay where they are).  The .ioctl of a
-    site that today's kernels do not build, or that the VFS never called, is
-    hidden from the semantic patches (unmask() gives it back), and the
-    macros a RESTORE site needs are defined again."""
-    sites, restore = assess(text)
-    if not sites and "lock_kernel" not in text:
-        return text, [], [], []
+    again, the functions whose BKL calls must stay where they are, what was
+    done).  The .ioctl of a site that today's kernels do not build, or that
+    the VFS never called, is hidden from the semantic patches (unmask()
+    gives it back); one beside an .unlocked_ioctl is guarded; the macros
+    5.9 needs are defined again.  A site whose operations would have no
+    entry point on today's kernels stops it (RuntimeError)."""
+    sites, restore = assess(text, kernel)
+    if not sites and not restore and "lock_kernel" not in text:
+        return text, [], [], [], []
     if restore:
         # a file that changes anyway loses gcc's "field:" designators, which
         # sparse calls obsolete
         c99 = c99_designators(text)
         if c99 != text:
             text = c99
-            sites, restore = assess(text)
+            sites, restore = assess(text, kernel)
+    for s in sites:
+        if s.verdict == NO_ENTRY:
+            raise RuntimeError(
+                "%s: .ioctl = %s is built only for kernels before 2.6.36, and the operations "
+                "have no .unlocked_ioctl after them: they would have no ioctl entry point on "
+                "today's kernels; give them one by hand" % (s.init.name, s.handler))
     kept = [s for s in sites if s.verdict != CONVERT]
-    calls = [c for c in bkl_calls(text, bool(restore)) if c.verdict != CONVERT]
+    calls = [c for c in bkl_calls(text, restore) if c.verdict != CONVERT]
     in_place = sorted({c.function for c in calls if c.verdict == IN_PLACE})
     notes = [c.why() for c in calls if c.verdict == IN_PLACE]
     calls = [c for c in calls if c.verdict != IN_PLACE]
@@ -276,8 +266,71 @@ def prepare(text):
     for s in sorted(kept + calls, key=lambda s: -s.offset):
         word = s.word
         text = text[:s.offset] + MASKS[word] + text[s.offset + len(word):]
-    notes += [s.why() for s in kept + calls]
-    return restore_macros(text, restore), notes, restore, in_place
+    notes += [s.why() for s in kept + calls if s.why()]
+    how = [restored_how(restore)] if restore else []
+    guarded = [s for s in sites if s.verdict == GUARD]
+    if guarded:
+        text = guard(text, guarded)
+        how.append("%s kept for kernels before 2.6.36 only, beside .unlocked_ioctl"
+                   % ", ".join(".ioctl = %s" % s.handler for s in guarded))
+    return restore_macros(text, restore), notes, restore, in_place, how
+
+
+# A designator alone on its line (the .ioctl masked), as guard() wants it.
+LONE_DESIGNATOR_RE = re.compile(r"^[ \t]*(?:\.\s*i0ctl\s*=|i0ctl\s*:)\s*\w+\s*,?[ \t]*$")
+
+
+def guard(text, sites):
+    """text with the line of each site's .ioctl (masked) under
+    #if LINUX_VERSION_CODE < KERNEL_VERSION(2, 6, 36), and each handler
+    that nothing else uses (its definition, its prototypes) under the same
+    guard, so that no kernel from 2.6.36 on finds a function it does not
+    use; <linux/version.h> before the first."""
+    spans = []
+    code = blank(text)
+    for s in sites:
+        start = code.rfind("\n", 0, s.offset) + 1
+        end = code.find("\n", s.offset)
+        end = len(code) if end < 0 else end
+        if not LONE_DESIGNATOR_RE.match(code[start:end]):
+            raise RuntimeError(".ioctl = %s shares its line with other designators: put it on "
+                               "a line of its own, or guard it by hand" % s.handler)
+        spans.append((start, end + 1))
+        spans += unused_handler_spans(text, code, s)
+    for start, end in sorted(set(spans), reverse=True):
+        body = text[start:end]
+        text = text[:start] + GUARD_IF + "\n" + body + ("" if body.endswith("\n") else "\n") + \
+            "#endif\n" + text[end:]
+    first = min(start for start, _ in spans)
+    return add_include(text, "linux/version.h", before=first)
+
+
+def unused_handler_spans(text, code, site):
+    """(start, end) of the definition and the prototypes of site's handler,
+    whole lines, when it is static and nothing but site names it; else
+    []."""
+    name = site.handler
+    defs = list(definition_re(name).finditer(code))
+    if len(defs) != 1 or "static" not in defs[0].group(1).split():
+        return []
+    d = defs[0]
+    start = head_start(code, d.start() + len(d.group(1)))
+    end = closing_brace(code, d.end() - 1)
+    if end is None:
+        return []
+    end = code.find("\n", end)
+    end = len(code) if end < 0 else end + 1
+    spans = [(start, end)]
+    for p in prototypes(text, name):
+        spans.append((code.rfind("\n", 0, p.start()) + 1, p.end() + 1))
+    uses = [m.start() for m in re.finditer(r"\b%s\b" % re.escape(name), code)]
+    inside = [u for u in uses if u == code.find(name, site.offset) or
+              any(a <= u < b for a, b in spans)]
+    if len(inside) != len(uses):
+        return []
+    # the function alone on its lines, and nothing else under an #if of
+    # the same lines
+    return spans
 
 
 def restored_how(macros):
@@ -304,7 +357,7 @@ class Call:
         self.verdict = None
 
     def why(self):
-        if self.verdict == NEVER:
+        if self.verdict == NEVER_BUILT:
             return "nothing to do: %s() in %s is never built (#if 0)" % (self.word, self.function)
         if self.verdict == OLD_ONLY:
             return ("nothing to do: %s() in %s is built only for kernels before 2.6.39, which "
@@ -332,7 +385,7 @@ def bkl_calls(text, restored):
         return []
     # the functions of one compilation: braces of #if/#else heads balance
     funcs = functions(blank(cond.first_branches(text)))
-    points = samples(text)
+    evs = evaluators(text, cond, restored)
     calls = []
     for m in found:
         name, head = "-", None
@@ -343,10 +396,9 @@ def bkl_calls(text, restored):
         outer = set(cond.branches_at(head)) if head is not None else set()
         call = Call(m.start(1), m.group(1), name, branches,
                     [b for b in branches if b not in outer])
-        built = [v for v in points if taken(branches, Evaluator(
-            environment(v, restored), FUNCTIONS, cond.defines)) != 0]
+        built = [v for v, ev in evs if taken(branches, ev) != 0]
         if not built:
-            call.verdict = NEVER
+            call.verdict = NEVER_BUILT
         elif all(v < BKL_UNTIL for v in built):
             call.verdict = OLD_ONLY
         elif call.inner:

@@ -19,7 +19,8 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(REPO, "scripts", "lib"))
 
-from bkl_migrate import cocci, convert, files, preprocessor, selfcheck, versions  # noqa: E402
+from bkl_migrate import (  # noqa: E402
+    cocci, convert, entrypoints, files, preprocessor, selfcheck, versions)
 
 MIGRATE = os.path.join(REPO, "scripts", "bkl-migrate")
 MULTIVERSION = os.path.join(HERE, "fixtures", "multiversion")
@@ -101,9 +102,9 @@ class PreprocessorTest(unittest.TestCase):
         self.assertEqual(preprocessor.taken(cond.branches_at(self.offset(3)), ev), 0)
 
     def test_evaluator(self):
-        ev = preprocessor.Evaluator({"LINUX_VERSION_CODE": versions.kernel_version(2, 6, 35),
+        ev = preprocessor.Evaluator({"LINUX_VERSION_CODE": entrypoints.kernel_version(2, 6, 35),
                                      "GONE": False},
-                                    versions.FUNCTIONS,
+                                    entrypoints.FUNCTIONS,
                                     {"NEWER": [("LINUX_VERSION_CODE > 0x20623", ())]})
         for expr, want in (("LINUX_VERSION_CODE < KERNEL_VERSION(2,6,36)", 1),
                            ("KERNEL_VERSION(2, 6, 35) <= LINUX_VERSION_CODE", 1),
@@ -116,8 +117,8 @@ class PreprocessorTest(unittest.TestCase):
             self.assertEqual(ev.evaluate(expr), want, expr)
 
 
-def verdicts(text):
-    sites, restore = versions.assess(text)
+def verdicts(text, kernel=None):
+    sites, restore = versions.assess(text, kernel)
     return restore, [s.verdict for s in sites]
 
 
@@ -134,34 +135,55 @@ class VersionsTest(unittest.TestCase):
         for body, restore, verdict in (
                 ("#ifdef HAVE_UNLOCKED_IOCTL\n.unlocked_ioctl = u,\n#else\n.ioctl = h,\n#endif",
                  ["HAVE_UNLOCKED_IOCTL"], versions.RESTORE),
+                # 2.6.11 to 5.8 had only the compat entry point, which 5.9
+                # gets back; the old handler, which only kernels before
+                # 2.6.11 built, gives 5.9 the one no kernel since had
                 ("#if !defined(HAVE_UNLOCKED_IOCTL)\n.ioctl = h,\n#endif\n"
                  "#ifdef HAVE_COMPAT_IOCTL\n.compat_ioctl = c,\n#endif",
-                 ["HAVE_UNLOCKED_IOCTL", "HAVE_COMPAT_IOCTL"], versions.RESTORE),
-                ("#if LINUX_VERSION_CODE < KERNEL_VERSION(2,6,36)\n.ioctl = h,\n#endif",
-                 [], versions.OLD_ONLY),
-                ("#if LINUX_VERSION_CODE <= KERNEL_VERSION(2,6,35)\n\tioctl: h,\n#endif",
-                 [], versions.OLD_ONLY),
+                 ["HAVE_COMPAT_IOCTL"], versions.CONVERT),
+                ("#if LINUX_VERSION_CODE < KERNEL_VERSION(2,6,36)\n.ioctl = h,\n#else\n"
+                 ".unlocked_ioctl = u,\n#endif", [], versions.OLD_ONLY),
+                ("#if LINUX_VERSION_CODE <= KERNEL_VERSION(2,6,35)\n\tioctl: h,\n#else\n"
+                 "\tunlocked_ioctl: u,\n#endif", [], versions.OLD_ONLY),
                 ("#if LINUX_VERSION_CODE < KERNEL_VERSION(2,6,37)\n.ioctl = h,\n#endif",
                  [], versions.GAP),
-                ("#if 0\n.ioctl = h,\n#endif", [], versions.NEVER),
+                ("#if 0\n.ioctl = h,\n#endif", [], versions.NEVER_BUILT),
                 ("#ifdef CONFIG_FOO\n.ioctl = h,\n#endif", [], versions.CONVERT),
                 ("#if LINUX_VERSION_CODE < KERNEL_VERSION(99,0,0)\n.ioctl = h,\n#endif",
-                 [], versions.CONVERT)):
+                 [], versions.CONVERT),
+                # 2.6.36 to 5.8 had no entry point: one would vanish
+                ("#if LINUX_VERSION_CODE < KERNEL_VERSION(2,6,36)\n.ioctl = h,\n#endif",
+                 [], versions.NO_ENTRY),
+                # a vendor's test of the old member: no kernel from 2.6.36
+                # builds it, and 5.9 gets back the entry point of 2.6.36
+                ("#ifdef HAVE_OLD_IOCTL\n.ioctl = h,\n#endif\n"
+                 "#ifdef HAVE_UNLOCKED_IOCTL\n.unlocked_ioctl = u,\n#endif",
+                 ["HAVE_UNLOCKED_IOCTL"], versions.OLD_ONLY),
+                # an autoconf test of the new member: configure decides
+                ("#ifdef HAVE_UNLOCKED_IOCTL_HANDLER\n.unlocked_ioctl = u,\n#else\n.ioctl = h,"
+                 "\n#endif", [], versions.OLD_ONLY),
+                # beside the entry point of every kernel from 2.6.11: kept
+                # for kernels before 2.6.36 only, the macros defined again
+                (".ioctl = h,\n#ifdef HAVE_UNLOCKED_IOCTL\n.unlocked_ioctl = u,\n#endif",
+                 ["HAVE_UNLOCKED_IOCTL"], versions.GUARD)):
             self.assertEqual(verdicts(FOPS % body), (restore, [verdict]), body)
 
     def test_shadowed(self):
-        # 2.6.34's fs/bad_inode.c: both members in one initialiser
-        self.assertEqual(verdicts(FOPS % ".ioctl = h,\n.unlocked_ioctl = u,"),
+        # 2.6.34's fs/bad_inode.c: both members in one initialiser, in a
+        # kernel tree: said, as the VFS never called it
+        both = FOPS % ".ioctl = h,\n.unlocked_ioctl = u,"
+        self.assertEqual(verdicts(both, entrypoints.kernel_version(2, 6, 34)),
                          ([], [versions.SHADOWED]))
+        # in a driver's own directory, for today's kernels: guarded
+        self.assertEqual(verdicts(both), ([], [versions.GUARD]))
         self.assertEqual(verdicts(FOPS % "#if 0\n.ioctl = h,\n#endif\n.unlocked_ioctl = u,"),
-                         ([], [versions.NEVER]))
+                         ([], [versions.NEVER_BUILT]))
         self.assertEqual(verdicts(FOPS % "#ifdef A\n.ioctl = h,\n#else\n.unlocked_ioctl = u,"
                                   "\n#endif"), ([], [versions.CONVERT]))
 
     def test_gap_names_the_kernels(self):
         text = FOPS % "#if LINUX_VERSION_CODE < KERNEL_VERSION(3,0,0)\n.ioctl = h,\n#endif"
-        sites = versions.ioctl_sites(text)
-        versions.judge(text, sites)
+        sites, _ = versions.assess(text)
         self.assertIn("built for Linux 2.6.36 and later kernels before 3.0,", sites[0].why())
 
     def test_a_macro_of_the_file_defined_under_a_test(self):
@@ -196,10 +218,10 @@ class VersionsTest(unittest.TestCase):
     def test_prepare_hides_what_today_does_not_build(self):
         text = FOPS % ("#if LINUX_VERSION_CODE < KERNEL_VERSION(2,6,36)\n.ioctl = h,\n#else\n"
                        ".unlocked_ioctl = h,\n#endif")
-        start, notes, how, in_place = versions.prepare(text)
+        start, notes, restored, in_place, how = versions.prepare(text)
         self.assertNotIn(".ioctl", start)
         self.assertEqual(versions.unmask(start), text)
-        self.assertEqual((how, in_place), ([], []))
+        self.assertEqual((restored, in_place, how), ([], [], []))
         self.assertEqual(len(notes), 1)
         self.assertTrue(notes[0].startswith("nothing to do:"))
 
@@ -398,14 +420,54 @@ class MultiVersionTest(FixtureTest):
                 "mv_include_ifdef.c: converted: DEFINE_BKL_IOCTL(mve_unlocked_ioctl)",
                 "mv_split.h: converted: HAVE_COMPAT_IOCTL defined again for Linux 5.9 and "
                 "later (as the other files of the run)",
-                "bkl-migrate: 21 file(s) scanned, 16 converted, 0 failed, 2 with something "
+                # a vendor's own test of the old member: 5.9 gets back the
+                # entry point of 2.6.36 to 5.8 (HAVE_OLD_IOCTL, an autoconf
+                # HAVE_KMEMB_STRUCT_FILE_OPERATIONS_IOCTL)
+                "mv_old_feature.c: converted: HAVE_UNLOCKED_IOCTL defined again for Linux "
+                "5.9 and later",
+                "mv_autoconf_member.c: converted: HAVE_UNLOCKED_IOCTL and HAVE_COMPAT_IOCTL "
+                "defined again for Linux 5.9 and later",
+                # the old .ioctl beside the new entry point
+                "mv_beside.c: converted: HAVE_UNLOCKED_IOCTL and HAVE_COMPAT_IOCTL defined "
+                "again for Linux 5.9 and later, .ioctl = mvb_old_ioctl kept for kernels "
+                "before 2.6.36 only, beside .unlocked_ioctl",
+                "mv_shadow.c: converted: .ioctl = mvw_ioctl kept for kernels before 2.6.36 "
+                "only, beside .unlocked_ioctl",
+                # the handler's name differs by branch
+                "mv_head_names.c: converted: HAVE_UNLOCKED_IOCTL defined again for Linux 5.9 "
+                "and later",
+                "mv_head_first.c: converted: DEFINE_BKL_IOCTL(mvg_unlocked_ioctl)",
+                "mv_split_user.c: converted: HAVE_UNLOCKED_IOCTL defined again for Linux 5.9 "
+                "and later, DEFINE_BKL_USER(mvx_ioctl_bkl)",
+                # configure decides: nothing to do, and no "by hand"
+                "mv_autoconf_unlocked.c: nothing to do: .ioctl = mva2_ioctl is built only for "
+                "kernels before 2.6.36, which have .ioctl",
+                "bkl-migrate: 33 file(s) scanned, 27 converted, 0 failed, 2 with something "
                 "skipped or left"):
             self.assertIn("\n" + line, "\n" + out)
         # nothing in comments or #if 0 is said to be left: only the guard
         # that lets .ioctl reach 2.6.36
         self.assertEqual(out.count(": left: "), 1, out)
+        self.assertNotIn("by hand", "".join(line for line in out.splitlines(True)
+                                             if "mv_autoconf_unlocked.c" in line))
         rc, again = migrate("--tree", tree)
         self.assertEqual(tree_of(tree), tree_of(os.path.join(MULTIVERSION, "after")), again)
+
+    def test_each_file_alone(self):
+        # a vendor's files migrated one by one, each in a directory of its
+        # own: the same result, though the compat handler of mv_elsewhere.c
+        # is defined in a file the run does not see
+        for name in ("mv_elsewhere.c", "mv_spread.c", "mv_split_user.c", "mv_beside.c"):
+            tree = os.path.join(self.tmp, name)
+            os.makedirs(tree)
+            shutil.copy(os.path.join(MULTIVERSION, "before", name), tree)
+            if name == "mv_elsewhere.c":
+                shutil.copy(os.path.join(MULTIVERSION, "before", "mv_elsewhere.h"), tree)
+            rc, out = migrate(".", cwd=tree)
+            self.assertEqual(rc, 0, out)
+            with open(os.path.join(tree, name)) as f, \
+                    open(os.path.join(MULTIVERSION, "after", name)) as want:
+                self.assertEqual(f.read(), want.read(), out)
 
 
 class NamesTest(FixtureTest):
@@ -432,24 +494,48 @@ class NamesTest(FixtureTest):
         self.assertIn("\t.unlocked_ioctl\t= tk_unlocked_ioctl,\n};", text)
         self.assertIn("\t.unlocked_ioctl\t= tk_bkl_ioctl,\n};", text)
 
-    def test_a_dead_ioctl_is_left(self):
+    DEAD = ("#include <linux/fs.h>\n\n"
+            "static int bad_ioctl(struct inode *inode, struct file *file,\n"
+            "\t\t     unsigned int cmd, unsigned long arg)\n{\n\treturn -EIO;\n}\n\n"
+            "static long bad_unlocked_ioctl(struct file *file, unsigned int cmd,\n"
+            "\t\t\t       unsigned long arg)\n{\n\treturn -EIO;\n}\n\n"
+            "static const struct file_operations bad_fops = {\n"
+            "\t.ioctl\t\t= bad_ioctl,\n\t.unlocked_ioctl\t= bad_unlocked_ioctl,\n};\n")
+
+    def test_a_dead_ioctl_is_left_in_a_kernel_tree(self):
+        # 2.6.34's fs/bad_inode.c: that kernel builds it, the VFS never
+        # calls it, and a version test has no place in a kernel tree
         tree = os.path.join(self.tmp, "tree")
         os.makedirs(tree)
-        text = ("#include <linux/fs.h>\n\n"
-                "static int bad_ioctl(struct inode *inode, struct file *file,\n"
-                "\t\t     unsigned int cmd, unsigned long arg)\n{\n\treturn -EIO;\n}\n\n"
-                "static long bad_unlocked_ioctl(struct file *file, unsigned int cmd,\n"
-                "\t\t\t       unsigned long arg)\n{\n\treturn -EIO;\n}\n\n"
-                "static const struct file_operations bad_fops = {\n"
-                "\t.ioctl\t\t= bad_ioctl,\n\t.unlocked_ioctl\t= bad_unlocked_ioctl,\n};\n")
-        with open(os.path.join(tree, "bad.c"), "w") as f:
-            f.write(text)
-        rc, out = migrate("--tree", tree)
+        makefile = "VERSION = 2\nPATCHLEVEL = 6\nSUBLEVEL = 34\n"
+        for name, text in (("bad.c", self.DEAD), ("Makefile", makefile)):
+            with open(os.path.join(tree, name), "w") as f:
+                f.write(text)
+        rc, out = migrate("--tree", tree, "bad.c")
         self.assertEqual(rc, 0, out)
         self.assertIn("bad.c: left: .ioctl = bad_ioctl is beside .unlocked_ioctl = "
                       "bad_unlocked_ioctl in the same operations", out)
         self.assertIn("0 converted, 0 failed, 1 with something skipped or left", out)
-        self.assertEqual(tree_of(tree), {"bad.c": text.encode()})
+        self.assertEqual(tree_of(tree), {"bad.c": self.DEAD.encode(),
+                                         "Makefile": makefile.encode()})
+
+    def test_a_dead_ioctl_is_guarded_in_a_drivers_directory(self):
+        # a driver for today's kernels: kept for kernels before 2.6.36, and
+        # its handler, which nothing else uses, with it
+        tree = os.path.join(self.tmp, "tree")
+        os.makedirs(tree)
+        with open(os.path.join(tree, "bad.c"), "w") as f:
+            f.write(self.DEAD)
+        rc, out = migrate("--tree", tree)
+        self.assertEqual(rc, 0, out)
+        self.assertIn("bad.c: converted: .ioctl = bad_ioctl kept for kernels before 2.6.36 "
+                      "only, beside .unlocked_ioctl", out)
+        guard = "#if LINUX_VERSION_CODE < KERNEL_VERSION(2, 6, 36)\n"
+        want = ("#include <linux/fs.h>\n#include <linux/version.h>\n\n" + guard +
+                self.DEAD[len("#include <linux/fs.h>\n\n"):].replace(
+                    "}\n\nstatic long", "}\n#endif\n\nstatic long").replace(
+                    "\t.ioctl\t\t= bad_ioctl,\n", guard + "\t.ioctl\t\t= bad_ioctl,\n#endif\n"))
+        self.assertEqual(tree_of(tree), {"bad.c": want.encode()})
 
 
 class InvocationTest(FixtureTest):

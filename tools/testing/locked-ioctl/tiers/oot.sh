@@ -24,13 +24,13 @@ tier_oot() {
 # Drivers written for many kernel versions (the multiversion fixtures of
 # tools/testing/locked-ioctl) against Debian 12's own kernel, 6.1, with the
 # layer's modules and sparse: as bkl-migrate left them, each builds without
-# an error or a warning;
-# as they were, each one it changed stops at its old .ioctl ("no member
-# named 'ioctl'") and each one it left as it is builds.
+# an error or a warning; as they were, each one it changed stops at an error
+# (its old .ioctl, a handler today's kernels name but do not define) or,
+# where its header says "Entry point: NAME", builds without that entry
+# point, which the migrated one has; each one it left as it is builds.
 oot_multiversion() {
 	local fx=$REPO/tools/testing/locked-ioctl/fixtures/multiversion w=$BUILD/test/oot-multiversion
-	local oot kdir mode f b n=0 changed=0 built=0 bad=""
-	local field="error: .*has no member named .ioctl."
+	local oot kdir mode f b o n=0 changed=0 built=0 vanished=0 bad="" entry
 	oot=$("$INSTALL/modules" 2>"$LOGS/oot-multiversion.log") ||
 		{ fail "make modules against Debian's headers" "$(tail -n 20 "$LOGS/oot-multiversion.log")"; return; }
 	kdir=$(cat "$oot/.kdir")
@@ -41,24 +41,53 @@ oot_multiversion() {
 	done
 	for f in "$fx"/after/*.c; do
 		b=${f##*/}
+		o=${b%.c}.o
 		n=$((n + 1))
+		entry=$(sed -n 's/^ \* Entry point: \([a-z0-9_]*\)$/\1/p' "$f")
 		if grep -qE "/$b:[0-9]+:[0-9]+: (error|warning):" "$LOGS/oot-multiversion-after.log" ||
-		   [ ! -f "$w/after/${b%.c}.o" ]; then
+		   [ ! -f "$w/after/$o" ]; then
 			bad+="after/$b: $(grep -m1 -E "/$b:[0-9]+:[0-9]+: (error|warning):" "$LOGS/oot-multiversion-after.log")"$'\n'
 		fi
 		if cmp -s "$fx/before/$b" "$f"; then
-			[ -f "$w/before/${b%.c}.o" ] && built=$((built + 1)) || bad+="before/$b (left as it is) does not build"$'\n'
+			[ -f "$w/before/$o" ] && built=$((built + 1)) || bad+="before/$b (left as it is) does not build"$'\n'
+		elif [ -n "$entry" ]; then
+			changed=$((changed + 1))
+			if [ -f "$w/before/$o" ] && ! nm "$w/before/$o" | grep -qw "$entry" &&
+			   nm "$w/after/$o" | grep -qw "$entry"; then
+				vanished=$((vanished + 1))
+			else
+				bad+="before/$b (changed) has its entry point $entry, or after/$b has not"$'\n'
+			fi
 		else
 			changed=$((changed + 1))
-			grep -m1 "/$b:[0-9]*:[0-9]*: error:" "$LOGS/oot-multiversion-before.log" | grep -q "$field" ||
-				bad+="before/$b (changed) does not stop at the old .ioctl"$'\n'
+			grep -q "/$b:[0-9]*:[0-9]*: error:" "$LOGS/oot-multiversion-before.log" ||
+				bad+="before/$b (changed) builds"$'\n'
 		fi
 	done
-	if [ -z "$bad" ] && [ "$n" -ge 10 ] && [ "$changed" -ge 5 ]; then
-		pass "out of tree on 6.1: the $n multi-version fixtures build as bkl-migrate left them, no gcc or sparse warning; as they were, $built of $n build and the $changed it changed stop at .ioctl"
+	if [ -z "$bad" ] && [ "$n" -ge 10 ] && [ "$changed" -ge 5 ] && [ "$vanished" -ge 2 ]; then
+		pass "out of tree on 6.1: the $n multi-version fixtures build as bkl-migrate left them, no gcc or sparse warning; as they were, $built of $n build, $((changed - vanished)) of the $changed it changed stop at an error and $vanished build without their entry point"
 	else
 		fail "out of tree on 6.1: the multi-version fixtures build as bkl-migrate left them" "$bad"
 	fi
+	oot_check_build "$kdir" "$oot"
+}
+
+# bkl-migrate --check-build, the vendor's last step, on the same fixtures
+# against the same headers: as they were (--dry-run), errors of its kind,
+# exit 1; as it leaves them, none, exit 0.
+oot_check_build() {
+	local kdir=$1 oot=$2 w=$BUILD/test/oot-check-build
+	local fx=$REPO/tools/testing/locked-ioctl/fixtures/multiversion
+	rm -rf "$w" && mkdir -p "$w" && cp -r "$fx/before" "$w/tree"
+	expect_exit "bkl-migrate --check-build: the unmigrated fixtures have errors about ioctl members, exit 1" \
+		1 "check-build against .*: [0-9]+ file\(s\) compiled, [1-9][0-9]* with errors about ioctl members" \
+		"$REPO/scripts/bkl-migrate" --dry-run --check-build "$kdir" --layer "$oot" --tree "$w/tree"
+	expect_exit "bkl-migrate --check-build: once migrated, none, exit 0" \
+		0 "check-build against .*: [0-9]+ file\(s\) compiled, 0 with errors about ioctl members, the BKL or the layer, 0 with other errors only" \
+		"$REPO/scripts/bkl-migrate" --check-build "$kdir" --layer "$oot" --tree "$w/tree"
+	expect_exit "bkl-migrate --check-build: a kernel without the layer and no --layer is refused, exit 2" \
+		2 "has no locked-ioctl layer" env -u LOCKED_IOCTL \
+		"$REPO/scripts/bkl-migrate" --check-build "$kdir" --tree "$w/tree"
 }
 
 # The deprecated_ioctl shim needs the core change: out of tree each way onto
