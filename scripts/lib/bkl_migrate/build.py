@@ -5,11 +5,13 @@ vendor does, against a distribution's headers with the layer's
 out-of-tree build, and tell this tool's errors from the rest."""
 import os
 import re
+import shutil
 import subprocess
 import tempfile
 
 from . import UsageError
 from .entrypoints import initialisers
+from .files import read
 
 
 def build_arch(build):
@@ -90,14 +92,14 @@ def build_check(build, results, groups, writes, tree):
 # What an error must name to be this tool's: an ioctl member, the BKL, the
 # layer, or the macros 5.9 dropped.
 OURS_RE = re.compile(
-    r"has no member named '(?:ioctl|unlocked_ioctl|compat_ioctl|locked_ioctl)'|"
-    r"near initialization for '[\w.]*\.(?:ioctl|unlocked_ioctl|compat_ioctl|locked_ioctl)'|"
+    r"has no member named .(?:ioctl|unlocked_ioctl|compat_ioctl|locked_ioctl).|"
+    r"near initialization for .[\w.]*\.(?:ioctl|unlocked_ioctl|compat_ioctl|locked_ioctl).|"
     r"\b(?:lock_kernel|unlock_kernel|kernel_locked|cycle_kernel_lock|smp_lock\.h|"
     r"DEFINE_BKL_\w+|DEFINE_LOCKED_\w+|DEFINE_DRIVER_LOCK_USER|DEFINE_GUARDED_IOCTL\w*|"
     r"lock_kernel_user|unlock_kernel_user|driver_lock_user\w*|deprecated_(?:compat_)?ioctl|"
     r"locked_ioctl\.h|bkl_user\.h|HAVE_UNLOCKED_IOCTL|HAVE_COMPAT_IOCTL|\w+_bkl(?:_user\d*)?)\b")
-UNDECLARED_RE = re.compile(r"'(\w+)' undeclared")
-DIAGNOSTIC_RE = re.compile(r"^(.*?):(\d+):(\d+): (error|warning): (.*)$")
+UNDECLARED_RE = re.compile(r"[\'\u2018](\w+)[\'\u2019] undeclared")
+DIAGNOSTIC_RE = re.compile(r"^(.*?):(\d+):(\d+): (error|warning): (.*)$", re.M)
 
 
 def layer_dir(kdir, layer):
@@ -129,45 +131,79 @@ def ours(message, handlers):
     return bool(m and m.group(1) in handlers)
 
 
-def check_build(kdir, layer, files, texts):
-    """Compile each C file of files, with its text from texts(path), as an
-    external module object against kdir with the layer: {path: (our
-    errors, other errors)}, each a list of "line: message"."""
+def check_build(kdir, layer, files, tree):
+    """Compile each C file of files as it is on disk, as an external module
+    object against kdir with the layer (its headers and CONFIG_BKL_MODULE,
+    as locked-ioctl.mk gives them): {path: (our errors, other errors)},
+    each a list of "line: message".  The driver's tree (or, in a kernel
+    tree, each file's directory) is built in a copy, so that its relative
+    includes hold: each directory with its own Kbuild or Makefile where it
+    has one (the vendor's flags, its configure's results), else with one
+    that names the files, and the tree's include/ on the include path."""
     kdir = os.path.realpath(kdir)
     results = {}
     by_dir = {}
     for f in files:
         if f.endswith(".c"):
             by_dir.setdefault(os.path.dirname(f), []).append(f)
-    for d, members in sorted(by_dir.items()):
-        with tempfile.TemporaryDirectory(prefix="bkl-migrate-build.") as tmp:
-            for name in os.listdir(d):
-                p = os.path.join(d, name)
-                if os.path.isfile(p) and name.endswith((".c", ".h")):
-                    with open(os.path.join(tmp, name), "w", errors="surrogateescape") as out:
-                        out.write(texts(p))
+    whole = not os.path.exists(os.path.join(tree, "Kbuild")) or \
+        not os.path.exists(os.path.join(tree, "scripts", "Makefile.build"))
+    with tempfile.TemporaryDirectory(prefix="bkl-migrate-build.") as tmp:
+        top = os.path.join(tmp, "src")
+        for d, members in sorted(by_dir.items()):
+            base = tree if whole and os.path.commonpath([tree, d]) == tree else d
+            if not os.path.exists(top):
+                shutil.copytree(base, top, symlinks=True, ignore=shutil.ignore_patterns(
+                    "*.o", "*.ko", "*.mod*", ".*.cmd", ".git"))
+            copy = os.path.join(top, os.path.relpath(d, base))
             objs = [os.path.splitext(os.path.basename(f))[0] + ".o" for f in members]
-            with open(os.path.join(tmp, "Kbuild"), "w") as kb:
-                if layer:
-                    kb.write("include $(LOCKED_IOCTL)/locked-ioctl.mk\n")
-                kb.write("ccflags-y += -I$(src)\nobj-m := %s\n" % " ".join(objs))
-            cmd = ["make", "-C", kdir, "M=" + tmp, "-k"]
-            if layer:
-                cmd.append("LOCKED_IOCTL=" + layer)
-            proc = subprocess.run(cmd + objs, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                  text=True, errors="replace", check=False)
-            for f in members:
-                base = os.path.basename(f)
-                handlers = handler_names(texts(f))
-                mine, other = [], []
-                for line in proc.stdout.splitlines():
-                    m = DIAGNOSTIC_RE.match(line)
-                    if not m or os.path.basename(m.group(1)) != base or m.group(4) != "error":
-                        continue
-                    entry = "%s: %s" % (m.group(2), m.group(5))
-                    (mine if ours(m.group(5), handlers) else other).append(entry)
-                if proc.returncode and not mine and not other and \
-                   not os.path.exists(os.path.join(tmp, os.path.splitext(base)[0] + ".o")):
-                    other.append("does not compile: %s" % proc.stdout.strip()[-300:])
-                results[f] = (mine, other)
+            out = compile_objects(kdir, layer, copy, objs, top)
+            if not any(os.path.exists(os.path.join(copy, o)) for o in objs) and \
+               not DIAGNOSTIC_RE.search(out):
+                # the driver's own build did not get as far as compiling
+                for own in ("Kbuild", "Makefile"):
+                    if os.path.exists(os.path.join(copy, own)):
+                        os.rename(os.path.join(copy, own), os.path.join(copy, own + ".orig"))
+                out = compile_objects(kdir, layer, copy, objs, top)
+            for f, o in zip(members, objs):
+                results[f] = classify(out, f, os.path.exists(os.path.join(copy, o)))
+            if base is d:
+                shutil.rmtree(top)
     return results
+
+
+def compile_objects(kdir, layer, src, objs, top):
+    """make objs in the external module directory src (in the copy top)
+    against kdir, with the layer's headers and options; its output.  A
+    directory without a Kbuild or Makefile gets one that names objs."""
+    if not any(os.path.exists(os.path.join(src, own)) for own in ("Kbuild", "Makefile")):
+        with open(os.path.join(src, "Kbuild"), "w") as kb:
+            kb.write("obj-m := %s\n" % " ".join(objs))
+    flags = "-I%s -I%s/include -I%s" % (src, top, top)
+    cmd = ["make", "-C", kdir, "M=" + src, "-k"]
+    if layer:
+        cmd.append("LOCKED_IOCTL=" + layer)
+        flags += " -I%s/include -DCONFIG_BKL_MODULE=1" % layer
+    # gcc's messages in ASCII quotes, whatever the user's locale (kbuild
+    # unexports LC_ALL)
+    return subprocess.run(cmd + ["KCFLAGS=" + flags] + objs, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True, errors="replace", check=False,
+                          env=dict(os.environ, LANG="C", LC_CTYPE="C",
+                                   LC_MESSAGES="C")).stdout
+
+
+def classify(out, f, built):
+    """(our errors, other errors) of the build output out about file f
+    (built: whether its object was made)."""
+    base = os.path.basename(f)
+    handlers = handler_names(read(f))
+    errors = [m for m in map(DIAGNOSTIC_RE.match, out.splitlines())
+              if m and os.path.basename(m.group(1)) == base and m.group(4) == "error"]
+    # what follows from one of ours on its line is ours too (a member that
+    # is not there: the initialisation after it)
+    lines = {m.group(2) for m in errors if ours(m.group(5), handlers)}
+    mine = ["%s: %s" % (m.group(2), m.group(5)) for m in errors if m.group(2) in lines]
+    other = ["%s: %s" % (m.group(2), m.group(5)) for m in errors if m.group(2) not in lines]
+    if not built and not errors:
+        other.append("does not compile: %s" % out.strip()[-300:])
+    return mine, other

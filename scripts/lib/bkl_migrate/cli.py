@@ -399,7 +399,7 @@ def main(argv):
 def report_build(kdir, layer, files, tree):
     """--check-build: compile files as they are on disk; print per file the
     errors of this tool's kind apart from the rest; True if any remain."""
-    results = check_build(kdir, layer, files, read)
+    results = check_build(kdir, layer, files, tree)
     mine = others = 0
     for f, (ours, rest) in sorted(results.items()):
         rel = os.path.relpath(f, tree)
@@ -407,6 +407,10 @@ def report_build(kdir, layer, files, tree):
               "other(s)" % (rel, len(ours), len(rest)))
         for e in ours:
             print("%s:%s" % (rel, e))
+        # the others too, the first few: a missing header stops the
+        # compiler before it finds any of this tool's kind
+        for e in rest[:3]:
+            print("%s:%s (other)" % (rel, e))
         mine += bool(ours)
         others += bool(rest) and not ours
     print("%s: check-build against %s: %d file(s) compiled, %d with errors about ioctl "

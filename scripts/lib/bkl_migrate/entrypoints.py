@@ -264,6 +264,22 @@ def model(text, restored=()):
 HEAD_RE = r"^[\w \t*]*\b%s\s*\([^;{}]*\)\s*(?=[^\s;,)])"
 
 
+def definition_state(text, name, era, restored=()):
+    """Whether era compiles a definition of name in text (ALWAYS,
+    SOMETIMES or NEVER), or None where text defines none."""
+    cond = Conditionals(text)
+    heads = [m.start() for m in re.finditer(HEAD_RE % re.escape(name), blank(text), re.M)]
+    if not heads:
+        return None
+    values = []
+    for v, ev in evaluators(text, cond, restored):
+        if v not in era:
+            continue
+        outs = [taken(cond.branches_at(h), ev) for h in heads]
+        values.append(1 if 1 in outs else 0 if all(o == 0 for o in outs) else None)
+    return combine(values)
+
+
 def undefined_today(text, restored=()):
     """(operations, handler) of each handler that operations of text name
     on 5.9 and later, that text defines, but only under tests that 5.9 and

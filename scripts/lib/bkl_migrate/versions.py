@@ -28,18 +28,23 @@ gets a verdict:
             lets .ioctl reach kernels without it, the driver's own bug,
             left as it is and said;
   NO_ENTRY  only kernels before 2.6.36 build it, and the operations have
-            no .unlocked_ioctl after: their entry point would vanish on
-            today's kernels; reported, the file left as it was.
+            no .unlocked_ioctl after them, so that their entry point would
+            vanish from 2.6.36 on: where those kernels compile its handler,
+            they get the BKL wrapper of it as .unlocked_ioctl (the older
+            ones keep the .ioctl they had); else reported, the file left as
+            it was.
 """
 import re
 
 from bkl_users.csource import blank, functions
 
-from .csource import add_include, c99_designators, definition_re, closing_brace, head_start, \
-    prototypes
+from .csource import (
+    add_include, c99_designators, closing_brace, definition_re, definitions_of,
+    free_wrapper_names, head_start, prototypes, wrapper_name)
 from .entrypoints import (
-    ERAS, IOCTL_UNTIL, MACROS, NEW_MEMBERS, NEVER, NO_IOCTL, RANK, TODAY, compiled_at,
-    evaluators, initialisers, kernel_version, model, samples, undefined_today, version_name)
+    ALWAYS, ERAS, IOCTL_UNTIL, MACROS, NEW_MEMBERS, NEVER, NO_IOCTL, RANK, TODAY, compiled_at,
+    definition_state, evaluators, initialisers, kernel_version, model, samples, undefined_today,
+    version_name)
 from .preprocessor import Conditionals, taken
 
 # lock_kernel() and <linux/smp_lock.h> went in 2.6.39
@@ -249,12 +254,14 @@ def prepare(text, kernel=None):
         if c99 != text:
             text = c99
             sites, restore = assess(text, kernel)
-    for s in sites:
-        if s.verdict == NO_ENTRY:
+    lone = [s for s in sites if s.verdict == NO_ENTRY]
+    for s in lone:
+        if RANK[definition_state(text, s.handler, TODAY, restore) or NEVER] < RANK[ALWAYS]:
             raise RuntimeError(
                 "%s: .ioctl = %s is built only for kernels before 2.6.36, and the operations "
                 "have no .unlocked_ioctl after them: they would have no ioctl entry point on "
-                "today's kernels; give them one by hand" % (s.init.name, s.handler))
+                "today's kernels, which do not build %s; give them one by hand"
+                % (s.init.name, s.handler, s.handler))
     kept = [s for s in sites if s.verdict != CONVERT]
     calls = [c for c in bkl_calls(text, restore) if c.verdict != CONVERT]
     in_place = sorted({c.function for c in calls if c.verdict == IN_PLACE})
@@ -273,6 +280,9 @@ def prepare(text, kernel=None):
         text = guard(text, guarded)
         how.append("%s kept for kernels before 2.6.36 only, beside .unlocked_ioctl"
                    % ", ".join(".ioctl = %s" % s.handler for s in guarded))
+    if lone:
+        text, added = give_entry_points(text, lone)
+        how.append("%s for 2.6.36 and later, which had no entry point" % ", ".join(added))
     return restore_macros(text, restore), notes, restore, in_place, how
 
 
@@ -305,6 +315,58 @@ def guard(text, sites):
     return add_include(text, "linux/version.h", before=first)
 
 
+# What kernels from 2.6.36 get where their operations had no entry point.
+NEW_IF = "#if KERNEL_VERSION(2, 6, 36) <= LINUX_VERSION_CODE"
+
+
+def give_entry_points(text, sites):
+    """text with, for each site (an .ioctl only kernels before 2.6.36
+    build, masked), an .unlocked_ioctl for 2.6.36 and later after the #if
+    chain of the .ioctl, the BKL wrapper of its handler (DEFINE_BKL_IOCTL()
+    after the handler, under the same #if), <linux/version.h> and the
+    layer's include before them; and what the summary says of each."""
+    added = []
+    for s in sorted(sites, key=lambda s: -s.offset):
+        wrapper = free_wrapper_names(text, [s.handler]).get(s.handler, wrapper_name(s.handler))
+        cond = Conditionals(text)
+        inner = [b for b in s.branches if b not in cond.branches_at(s.init.start)]
+        if not inner:
+            raise RuntimeError("%s: .ioctl = %s is under an #if around the whole operations: "
+                               "give kernels from 2.6.36 an entry point by hand"
+                               % (s.init.name, s.handler))
+        line = text.count("\n", 0, s.offset)
+        # to the line after the chain's #endif
+        while line < len(cond.lines) and any(b.chain == inner[0].chain
+                                             for b in cond.lines[line][1]):
+            line += 1
+        at = cond.lines[line][0] if line < len(cond.lines) else len(text)
+        start = text.rfind("\n", 0, s.offset) + 1
+        member = text[start:s.offset].rstrip(".") + ".unlocked_ioctl"
+        text = text[:at] + "%s\n%s%s,\n#endif\n" % (
+            NEW_IF, aligned_like(text[start:text.find("\n", s.offset)], member), wrapper) + \
+            text[at:]
+        end = definitions_of(text, s.handler)[0][2] + 1
+        text = text[:end] + "\n\n%s\nDEFINE_BKL_IOCTL(%s, %s);\n#endif" % (
+            NEW_IF, wrapper, s.handler) + text[end:]
+        added.append(".unlocked_ioctl = %s (DEFINE_BKL_IOCTL() of %s)" % (wrapper, s.handler))
+    first = min(text.index(NEW_IF), text.index("DEFINE_BKL_IOCTL("))
+    text = add_include(text, "linux/version.h", before=first)
+    return add_include(text, before=text.index("DEFINE_BKL_IOCTL(")), added
+
+
+def aligned_like(line, member):
+    """member, and " = " after it, with "=" at the column of "=" in line
+    where tabs reach it (kernel style aligns designators with tabs)."""
+    m = re.match(r"^([^=]*?)([\t ]*)=", line)
+    if not m or "\t" not in m.group(2):
+        return member + " = "
+    col = len((m.group(1) + m.group(2)).expandtabs(8))
+    width, tabs = len(member.expandtabs(8)), 0
+    while width < col:
+        width, tabs = (width // 8 + 1) * 8, tabs + 1
+    return member + ("\t" * tabs if tabs and width == col else " ") + "= "
+
+
 def unused_handler_spans(text, code, site):
     """(start, end) of the definition and the prototypes of site's handler,
     whole lines, when it is static and nothing but site names it; else
@@ -326,11 +388,7 @@ def unused_handler_spans(text, code, site):
     uses = [m.start() for m in re.finditer(r"\b%s\b" % re.escape(name), code)]
     inside = [u for u in uses if u == code.find(name, site.offset) or
               any(a <= u < b for a, b in spans)]
-    if len(inside) != len(uses):
-        return []
-    # the function alone on its lines, and nothing else under an #if of
-    # the same lines
-    return spans
+    return spans if len(inside) == len(uses) else []
 
 
 def restored_how(macros):

@@ -20,7 +20,7 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(REPO, "scripts", "lib"))
 
 from bkl_migrate import (  # noqa: E402
-    cocci, convert, entrypoints, files, preprocessor, selfcheck, versions)
+    build, cocci, convert, entrypoints, files, preprocessor, selfcheck, versions)
 
 MIGRATE = os.path.join(REPO, "scripts", "bkl-migrate")
 MULTIVERSION = os.path.join(HERE, "fixtures", "multiversion")
@@ -224,6 +224,49 @@ class VersionsTest(unittest.TestCase):
         self.assertEqual((restored, in_place, how), ([], [], []))
         self.assertEqual(len(notes), 1)
         self.assertTrue(notes[0].startswith("nothing to do:"))
+
+
+class BuildCheckTest(unittest.TestCase):
+    """--check-build's judge of a compiler's errors: this tool's kind (an
+    ioctl member, the BKL, the layer, an entry point's handler, and what
+    follows from one on its line) apart from the others."""
+    OUT = ("/t/src/x.c:26:10: error: 'const struct file_operations' has no member named "
+           "'ioctl'\n"
+           "/t/src/x.c:26:19: error: initialization of 'loff_t (*)(struct file *, loff_t,  "
+           "int)' from incompatible pointer type [-Werror=incompatible-pointer-types]\n"
+           "/t/src/x.c:30:2: error: 'x_unlocked_ioctl' undeclared here (not in a function)\n"
+           "/t/src/x.c:40:9: error: implicit declaration of function 'lock_kernel'\n"
+           "/t/src/x.c:50:15: error: 'struct file' has no member named 'f_dentry'\n"
+           "/t/src/x.c:51:1: warning: 'x_old' defined but not used [-Wunused-function]\n"
+           "/t/src/y.c:9:1: error: 'struct file' has no member named 'f_dentry'\n")
+
+    def test_ours_and_the_rest(self):
+        tmp = tempfile.mkdtemp(prefix="bkl-migrate-test.")
+        self.addCleanup(shutil.rmtree, tmp)
+        path = os.path.join(tmp, "x.c")
+        with open(path, "w") as f:
+            f.write(FOPS % ".unlocked_ioctl = x_unlocked_ioctl,")
+        mine, other = build.classify(self.OUT, path, False)
+        self.assertEqual([e.split(":")[0] for e in mine], ["26", "26", "30", "40"])
+        self.assertEqual(other, ["50: 'struct file' has no member named 'f_dentry'"])
+
+    def test_curly_quotes(self):
+        self.assertTrue(build.ours("\u2018struct file_operations\u2019 has no member named "
+                                   "\u2018ioctl\u2019", set()))
+        self.assertTrue(build.ours("\u2018x_bkl\u2019 undeclared", set()))
+        self.assertTrue(build.ours("\u2018u\u2019 undeclared", {"u"}))
+        self.assertFalse(build.ours("\u2018v\u2019 undeclared", {"u"}))
+
+    def test_a_file_that_does_not_compile_says_so(self):
+        tmp = tempfile.mkdtemp(prefix="bkl-migrate-test.")
+        self.addCleanup(shutil.rmtree, tmp)
+        path = os.path.join(tmp, "z.c")
+        with open(path, "w") as f:
+            f.write("int z;\n")
+        mine, other = build.classify("make: *** No rule to make target 'z.o'.", path, False)
+        self.assertEqual(mine, [])
+        self.assertTrue(other and other[0].startswith("does not compile: "), other)
+        self.assertEqual(build.classify("", path, True), ([], []))
 
 
 class TreeWritesTest(unittest.TestCase):
@@ -439,10 +482,15 @@ class MultiVersionTest(FixtureTest):
                 "mv_head_first.c: converted: DEFINE_BKL_IOCTL(mvg_unlocked_ioctl)",
                 "mv_split_user.c: converted: HAVE_UNLOCKED_IOCTL defined again for Linux 5.9 "
                 "and later, DEFINE_BKL_USER(mvx_ioctl_bkl)",
+                # no entry point from 2.6.36 on: the BKL wrapper of the old
+                # handler for them
+                "mv_old_only.c: converted: .unlocked_ioctl = mvo2_unlocked_ioctl "
+                "(DEFINE_BKL_IOCTL() of mvo2_ioctl) for 2.6.36 and later, which had no "
+                "entry point",
                 # configure decides: nothing to do, and no "by hand"
                 "mv_autoconf_unlocked.c: nothing to do: .ioctl = mva2_ioctl is built only for "
                 "kernels before 2.6.36, which have .ioctl",
-                "bkl-migrate: 33 file(s) scanned, 27 converted, 0 failed, 2 with something "
+                "bkl-migrate: 34 file(s) scanned, 28 converted, 0 failed, 2 with something "
                 "skipped or left"):
             self.assertIn("\n" + line, "\n" + out)
         # nothing in comments or #if 0 is said to be left: only the guard

@@ -17,8 +17,12 @@ tier_oot() {
 		{ fail "set up linux-headers-amd64 and dkms"; return; }
 	oot_shim_refused
 	oot_multiversion
-	oot_dkms
-	count_boot -j "$JOBS" distro
+	# the guest loads what DKMS installed: the layer's package and the
+	# sample's, a vendor's driver built against it
+	if oot_dkms_install; then
+		count_boot -j "$JOBS" --dkms distro
+	fi
+	oot_dkms_remove
 }
 
 # Drivers written for many kernel versions (the multiversion fixtures of
@@ -116,32 +120,68 @@ oot_shim_refused() {
 
 # DKMS, as a distribution's user runs it: add, build and install for the
 # kernel of Debian's headers, then remove.
-oot_dkms() {
-	local ver krel src log=$LOGS/oot-dkms.log dst m ok=1
+# dkms_package NAME VERSION KREL SRC LOG: SRC (its dkms.conf and sources)
+# added, built and installed as NAME/VERSION for KREL; the modules it names
+# must be in /lib/modules/KREL/updates/dkms, made for KREL.
+dkms_package() {
+	local name=$1 ver=$2 krel=$3 src=$4 log=$5 m
+	dkms remove "$name/$ver" --all >/dev/null 2>&1 || true
+	rm -rf "/usr/src/$name-$ver" && cp -r "$src" "/usr/src/$name-$ver"
+	dkms add "$name/$ver" >>"$log" 2>&1 &&
+	dkms build "$name/$ver" -k "$krel" >>"$log" 2>&1 &&
+	dkms install "$name/$ver" -k "$krel" >>"$log" 2>&1 || return 1
+	for m in $(sed -n 's/^BUILT_MODULE_NAME\[[0-9]*\]="\(.*\)"$/\1/p' "$src/dkms.conf"); do
+		[ "$(modinfo -F vermagic "/lib/modules/$krel/updates/dkms/$m.ko" 2>/dev/null |
+			cut -d' ' -f1)" = "$krel" ] || { echo "$m.ko is not installed for $krel" >>"$log"; return 1; }
+	done
+}
+
+# The layer as a DKMS package, and the sample legacy driver, ported by
+# bkl-migrate, as a vendor's package of its own that DKMS builds against
+# it (BUILD_DEPENDS, the layer's headers and its Module.symvers), both
+# installed for Debian's kernel; the distro guest loads them.
+oot_dkms_install() {
+	local ver krel log=$LOGS/oot-dkms.log stage=$BUILD/test/oot-dkms symvers
 	ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$REPO/dkms.conf")
-	src=/usr/src/locked-ioctl-$ver
-	krel=$("$INSTALL/modules" --release 2>/dev/null) || { fail "dkms: the headers' release"; return; }
+	krel=$("$INSTALL/modules" --release 2>/dev/null) || { fail "dkms: the headers' release"; return 1; }
+	: >"$log"
+	rm -rf "$stage" && "$INSTALL/modules" --dkms-source "$stage/layer" >/dev/null
+	symvers=/var/lib/dkms/locked-ioctl/$ver/$krel/$(uname -m)/Module.symvers
+	if dkms_package locked-ioctl "$ver" "$krel" "$stage/layer" "$log" && [ -s "$symvers" ]; then
+		pass "dkms add, build and install locked-ioctl/$ver for $krel (its Module.symvers kept)"
+	else
+		fail "dkms add, build and install locked-ioctl/$ver for $krel (its Module.symvers kept)" \
+			"$(tail -n 30 "$log"; ls -l "/lib/modules/$krel/updates/dkms" "$symvers" 2>&1)"
+		return 1
+	fi
+	cp -r "$REPO/samples/locked_ioctl/legacy_ioctl" "$stage/legacy"
+	rm -f "$stage/legacy/legacy_ioctl_test.c"
+	if ! "$REPO/scripts/bkl-migrate" --tree "$stage/legacy" >>"$log" 2>&1; then
+		fail "dkms: bkl-migrate ports the sample legacy driver" "$(tail -n 20 "$log")"
+		return 1
+	fi
+	if dkms_package legacy-ioctl 1.0 "$krel" "$stage/legacy" "$log"; then
+		pass "dkms: the ported sample, a package of its own (BUILD_DEPENDS locked-ioctl), builds and installs for $krel"
+	else
+		fail "dkms: the ported sample, a package of its own (BUILD_DEPENDS locked-ioctl), builds and installs for $krel" \
+			"$(tail -n 30 "$log")"
+		return 1
+	fi
+}
+
+# Both packages removed, their modules and the layer's Module.symvers gone.
+oot_dkms_remove() {
+	local ver krel log=$LOGS/oot-dkms.log dst
+	ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$REPO/dkms.conf")
+	krel=$("$INSTALL/modules" --release 2>/dev/null) || return
 	dst=/lib/modules/$krel/updates/dkms
-	dkms remove "locked-ioctl/$ver" --all >/dev/null 2>&1 || true
-	rm -rf "$src" && "$INSTALL/modules" --dkms-source "$src" >/dev/null
-	if dkms add "locked-ioctl/$ver" >"$log" 2>&1 &&
-	   dkms build "locked-ioctl/$ver" -k "$krel" >>"$log" 2>&1 &&
-	   dkms install "locked-ioctl/$ver" -k "$krel" >>"$log" 2>&1; then
-		for m in bkl locked_ioctl_test; do
-			[ "$(modinfo -F vermagic "$dst/$m.ko" 2>/dev/null | cut -d' ' -f1)" = "$krel" ] || ok=0
-		done
+	if dkms remove legacy-ioctl/1.0 --all >>"$log" 2>&1 &&
+	   dkms remove "locked-ioctl/$ver" --all >>"$log" 2>&1 &&
+	   [ ! -e "$dst/bkl.ko" ] && [ ! -e "$dst/legacy_ioctl.ko" ] &&
+	   [ ! -e "/var/lib/dkms/locked-ioctl/$ver/$krel" ]; then
+		pass "dkms remove takes both packages' modules away again"
 	else
-		ok=0
+		fail "dkms remove takes both packages' modules away again" "$(tail -n 10 "$log"; ls -l "$dst" 2>&1)"
 	fi
-	if [ "$ok" = 1 ]; then
-		pass "dkms add, build and install locked-ioctl/$ver for $krel"
-	else
-		fail "dkms add, build and install locked-ioctl/$ver for $krel" "$(tail -n 30 "$log"; ls -l "$dst" 2>&1)"
-	fi
-	if dkms remove "locked-ioctl/$ver" --all >>"$log" 2>&1 && [ ! -e "$dst/bkl.ko" ]; then
-		pass "dkms remove takes the modules away again"
-	else
-		fail "dkms remove takes the modules away again" "$(tail -n 10 "$log")"
-	fi
-	rm -rf "$src"
+	rm -rf "/usr/src/legacy-ioctl-1.0" "/usr/src/locked-ioctl-$ver"
 }
