@@ -99,7 +99,7 @@ OURS_RE = re.compile(
     r"lock_kernel_user|unlock_kernel_user|driver_lock_user\w*|deprecated_(?:compat_)?ioctl|"
     r"locked_ioctl\.h|bkl_user\.h|HAVE_UNLOCKED_IOCTL|HAVE_COMPAT_IOCTL|\w+_bkl(?:_user\d*)?)\b")
 UNDECLARED_RE = re.compile(r"[\'\u2018](\w+)[\'\u2019] undeclared")
-DIAGNOSTIC_RE = re.compile(r"^(.*?):(\d+):(\d+): (error|warning): (.*)$", re.M)
+DIAGNOSTIC_RE = re.compile(r"^(.*?):(\d+):(\d+): (?:fatal )?(error|warning): (.*)$", re.M)
 
 
 def layer_dir(kdir, layer):
@@ -192,18 +192,42 @@ def compile_objects(kdir, layer, src, objs, top):
                                    LC_MESSAGES="C")).stdout
 
 
+# kbuild's line for an object it compiles, which its diagnostics follow
+CC_RE = re.compile(r"^\s+CC \[M\]\s+(\S+)\.o$")
+
+
+def diagnostics_of(out, base):
+    """The errors of the build output out for the object of base (the C
+    file's name): those in the file itself, and those its compilation gave
+    in the headers it includes (after kbuild's "CC" line for it)."""
+    obj, found = None, []
+    for line in out.splitlines():
+        cc = CC_RE.match(line)
+        if cc:
+            obj = os.path.basename(cc.group(1)) + ".c"
+            continue
+        m = DIAGNOSTIC_RE.match(line)
+        if m and m.group(4) == "error" and base in (obj, os.path.basename(m.group(1))):
+            found.append(m)
+    return found
+
+
 def classify(out, f, built):
     """(our errors, other errors) of the build output out about file f
-    (built: whether its object was made)."""
+    (built: whether its object was made), "line: message" each, the line
+    prefixed with its file where that is a header."""
     base = os.path.basename(f)
     handlers = handler_names(read(f))
-    errors = [m for m in map(DIAGNOSTIC_RE.match, out.splitlines())
-              if m and os.path.basename(m.group(1)) == base and m.group(4) == "error"]
+    errors = diagnostics_of(out, base)
+
+    def where(m):
+        name = os.path.basename(m.group(1))
+        return m.group(2) if name == base else "%s:%s" % (name, m.group(2))
     # what follows from one of ours on its line is ours too (a member that
     # is not there: the initialisation after it)
-    lines = {m.group(2) for m in errors if ours(m.group(5), handlers)}
-    mine = ["%s: %s" % (m.group(2), m.group(5)) for m in errors if m.group(2) in lines]
-    other = ["%s: %s" % (m.group(2), m.group(5)) for m in errors if m.group(2) not in lines]
+    lines = {where(m) for m in errors if ours(m.group(5), handlers)}
+    mine = ["%s: %s" % (where(m), m.group(5)) for m in errors if where(m) in lines]
+    other = ["%s: %s" % (where(m), m.group(5)) for m in errors if where(m) not in lines]
     if not built and not errors:
         other.append("does not compile: %s" % out.strip()[-300:])
     return mine, other

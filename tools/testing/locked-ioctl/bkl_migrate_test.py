@@ -250,6 +250,22 @@ class BuildCheckTest(unittest.TestCase):
         self.assertEqual([e.split(":")[0] for e in mine], ["26", "26", "30", "40"])
         self.assertEqual(other, ["50: 'struct file' has no member named 'f_dentry'"])
 
+    def test_a_header_s_errors_are_its_includers(self):
+        # a driver's header that needs its configure's output: the error is
+        # the compilation's of x.c, which kbuild named before it
+        out = ("  CC [M]  /t/src/y.o\n"
+               "  CC [M]  /t/src/x.o\n"
+               "/t/src/backport.h:5:10: fatal error: config.h: No such file or directory\n"
+               "compilation terminated.\n")
+        tmp = tempfile.mkdtemp(prefix="bkl-migrate-test.")
+        self.addCleanup(shutil.rmtree, tmp)
+        for name in ("x.c", "y.c"):
+            with open(os.path.join(tmp, name), "w") as f:
+                f.write("int v;\n")
+        self.assertEqual(build.classify(out, os.path.join(tmp, "x.c"), False),
+                         ([], ["backport.h:5: config.h: No such file or directory"]))
+        self.assertEqual(build.classify(out, os.path.join(tmp, "y.c"), True), ([], []))
+
     def test_curly_quotes(self):
         self.assertTrue(build.ours("\u2018struct file_operations\u2019 has no member named "
                                    "\u2018ioctl\u2019", set()))
