@@ -179,7 +179,9 @@ def compile_objects(kdir, layer, src, objs, top):
     if not any(os.path.exists(os.path.join(src, own)) for own in ("Kbuild", "Makefile")):
         with open(os.path.join(src, "Kbuild"), "w") as kb:
             kb.write("obj-m := %s\n" % " ".join(objs))
-    flags = "-I%s -I%s/include -I%s" % (src, top, top)
+    # the user's KCFLAGS first: a driver's include directories, which its
+    # own build would give
+    flags = "%s -I%s -I%s/include -I%s" % (os.environ.get("KCFLAGS", ""), src, top, top)
     cmd = ["make", "-C", kdir, "M=" + src, "-k"]
     if layer:
         cmd.append("LOCKED_IOCTL=" + layer)

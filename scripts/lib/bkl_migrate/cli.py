@@ -161,7 +161,8 @@ def parse_args(argv):
                     "disk, as an external module object against KDIR, a kernel build or a "
                     "distribution's headers (/lib/modules/$(uname -r)/build), with the layer "
                     "(--layer); report per file the errors that name an ioctl member, the BKL "
-                    "or the layer apart from the others, and exit 1 if any of those remain")
+                    "or the layer apart from the others, and exit 1 if any of those remain "
+                    "(KCFLAGS from the environment: the driver's own include directories)")
     ap.add_argument("--layer", metavar="DIR", default=os.environ.get("LOCKED_IOCTL"),
                     help="with --check-build, for a kernel without the layer: the directory "
                     "of its out-of-tree build, which 'make modules KDIR=...' prints "

@@ -136,11 +136,12 @@ def environment(version, features=(), restored=()):
 
 class Designator:
     """One .member = handler of an initialiser: where, which, and the #if
-    branches it is in."""
+    branches it is in; macro: the name of the file's macro that spells
+    the member (#define FOO_IOCTL_MEMBER .ioctl, one per branch), if any."""
 
-    def __init__(self, member, handler, offset, branches):
+    def __init__(self, member, handler, offset, branches, macro=None):
         self.member, self.handler, self.offset = member, handler, offset
-        self.branches = branches
+        self.branches, self.macro = branches, macro
 
     def __repr__(self):
         return ".%s = %s" % (self.member, self.handler)
@@ -191,8 +192,31 @@ def initialisers(text, cond=None):
             member = d.group(1) or d.group(2)
             at = d.start(1) if d.group(1) else d.start(2)
             found.append(Designator(member, d.group(3), at, cond.branches_at(at)))
+        if "#" in text and re.search(r"^\s*#\s*define\s+\w+\s+\.\s*(?:%s)\s*$"
+                                     % "|".join(MEMBERS), text, re.M):
+            if cond is None:
+                cond = Conditionals(text)
+            found += macro_designators(code, cond, m.end(), end)
         out.append(Initialiser(m.group(1), m.end(), end, found))
     return out
+
+
+MACRO_DESIGNATOR_RE = re.compile(r"(?<![.\w])([A-Z_][A-Z0-9_]*)\s*=\s*(\w+)")
+
+
+def macro_designators(code, cond, start, end):
+    """The designators between start and end whose member a macro of the
+    file spells (netmap's LIN_IOCTL_NAME = linux_netmap_ioctl): one for
+    each #define of it, in the branches of both."""
+    found = []
+    for d in MACRO_DESIGNATOR_RE.finditer(code, start, end):
+        for body, branches in cond.defines.get(d.group(1), []):
+            member = re.match(r"\.\s*(%s)$" % "|".join(MEMBERS), body)
+            if member:
+                found.append(Designator(member.group(1), d.group(2), d.start(1),
+                                        cond.branches_at(d.start(1)) + list(branches),
+                                        d.group(1)))
+    return found
 
 
 def tested_macros(cond):

@@ -51,7 +51,7 @@ from .preprocessor import Conditionals, taken
 BKL_UNTIL = kernel_version(2, 6, 39)
 
 NEVER_BUILT, OLD_ONLY, RESTORE, CONVERT, GAP = "never", "old-only", "restore", "convert", "gap"
-GUARD, SHADOWED, NO_ENTRY = "guard", "shadowed", "no-entry"
+GUARD, SHADOWED, NO_ENTRY, MACRO_MEMBER = "guard", "shadowed", "no-entry", "macro-member"
 # a BKL call under an #if of its own inside its function: annotated where it
 # is, never hoisted into a wrapper (which would take the lock whatever the
 # #if says)
@@ -80,6 +80,7 @@ class Site:
     def __init__(self, designator, init, shadow=None):
         self.offset, self.handler = designator.offset, designator.handler
         self.branches, self.init = designator.branches, init
+        self.macro = designator.macro
         # the .unlocked_ioctl of the same operations beside it, if any
         self.shadow = shadow
         self.verdict, self.versions = None, []
@@ -99,6 +100,10 @@ class Site:
             return ("left: .ioctl = %s is beside .unlocked_ioctl = %s in the same operations, "
                     "and the VFS calls only .unlocked_ioctl: take the dead .ioctl out by hand"
                     % (self.handler, self.shadow))
+        if self.verdict == MACRO_MEMBER:
+            return ("left: %s = %s is .ioctl for today's kernels, a member the macro %s spells, "
+                    "which no rule rewrites: convert it by hand"
+                    % (self.macro, self.handler, self.macro))
         if self.verdict == GAP:
             return ("left: .ioctl = %s is built for Linux %s and later kernels before %s, "
                     "which have no .ioctl: its guard should stop at 2.6.36 (today's kernels "
@@ -159,7 +164,10 @@ def judge(text, kernel=None):
                       rinit.states[TODAY.name][j] != NEVER and not cond.exclusive(d.offset, u.offset)]
             site = Site(d, rinit, shadow[0] if shadow else None)
             sites.append(site)
-            if today != NEVER:
+            if today != NEVER and d.macro:
+                # a macro spells the member: no semantic patch sees it
+                site.verdict = MACRO_MEMBER
+            elif today != NEVER:
                 site.verdict = CONVERT
                 if shadow:
                     site.verdict = SHADOWED if kernel else GUARD
@@ -271,6 +279,9 @@ def prepare(text, kernel=None):
         raise RuntimeError("the file has one of the words %s, which bkl-migrate needs for "
                            "itself: convert it by hand" % ", ".join(sorted(MASKS.values())))
     for s in sorted(kept + calls, key=lambda s: -s.offset):
+        if getattr(s, "macro", None):
+            # a macro spells the member: nothing there to hide
+            continue
         word = s.word
         text = text[:s.offset] + MASKS[word] + text[s.offset + len(word):]
     notes += [s.why() for s in kept + calls if s.why()]

@@ -106,6 +106,26 @@ class TableTest(unittest.TestCase):
         self.assertEqual(two.handlers(ep.TODAY, "unlocked_ioctl"), ["u"])
 
 
+class MacroMemberTest(unittest.TestCase):
+    def test_a_member_a_macro_spells(self):
+        # netmap's LIN_IOCTL_NAME, one #define per branch
+        text = ("#ifdef HAVE_UNLOCKED_IOCTL\n#define M .unlocked_ioctl\n#else\n#define M .ioctl\n"
+                "#endif\n" + FOPS % ("f", "\tM = h,"))
+        init, = ep.model(text)
+        self.assertEqual([(d.member, d.macro) for d in init.designators],
+                         [("unlocked_ioctl", "M"), ("ioctl", "M")])
+        self.assertEqual(init.state(ep.NO_IOCTL, "unlocked_ioctl"), A)
+        self.assertEqual(init.state(ep.TODAY, "ioctl"), A)
+        init, = ep.model(text, ep.MACROS)
+        self.assertEqual(init.state(ep.TODAY, "unlocked_ioctl"), A)
+        self.assertEqual(init.state(ep.TODAY, "ioctl"), N)
+
+    def test_other_macros_are_no_members(self):
+        text = "#define M 3\n" + FOPS % ("f", "\t.owner = THIS_MODULE,\n\tM = h,")
+        init, = ep.model(text)
+        self.assertEqual(init.designators, [])
+
+
 class HandlersTest(unittest.TestCase):
     SPLIT = ("#include <linux/fs.h>\n"
              "#ifdef HAVE_UNLOCKED_IOCTL\n"
