@@ -304,16 +304,17 @@ def definition_state(text, name, era, restored=()):
     return combine(values)
 
 
-def undefined_today(text, restored=()):
+def undefined_today(text, restored=(), inits=None):
     """(operations, handler) of each handler that operations of text name
     on 5.9 and later, that text defines, but only under tests that 5.9 and
     later do not take (a head split by #ifdef HAVE_UNLOCKED_IOCTL that
-    names it in one branch only)."""
+    names it in one branch only).  inits: model(text, restored), where the
+    caller has it."""
     cond = Conditionals(text)
     code = blank(text)
     evs = [ev for v, ev in evaluators(text, cond, restored) if v in TODAY]
     out = []
-    for init in model(text, restored):
+    for init in inits if inits is not None else model(text, restored):
         for name in sorted(set(init.handlers(TODAY, "unlocked_ioctl") +
                                init.handlers(TODAY, "compat_ioctl"))):
             heads = [m.start() for m in re.finditer(HEAD_RE % re.escape(name), code, re.M)]
@@ -340,7 +341,8 @@ def lost(before, after, kernel=None):
     (a driver that had an entry point anywhere has one on 5.9 and later)."""
     old, new = model(before), model(after)
     problems = ["%s: %s, which Linux 5.9 and later name, is not defined for them" % pair
-                for pair in undefined_today(after) if pair not in undefined_today(before)]
+                for pair in undefined_today(after, inits=new)
+                if pair not in undefined_today(before, inits=old)]
     pairs = {}
     for init in old:
         pairs.setdefault(init.name, []).append(init)

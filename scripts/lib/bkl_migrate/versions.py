@@ -122,7 +122,8 @@ def deficit(inits):
 def shortfall(text, restored):
     """deficit() of text with restored defined again, and the handlers 5.9
     and later name but would not define."""
-    return deficit(model(text, restored)) + len(undefined_today(text, restored))
+    inits = model(text, restored)
+    return deficit(inits) + len(undefined_today(text, restored, inits))
 
 
 def macros_to_restore(text, cond):
