@@ -122,6 +122,39 @@ def could_be_candidate(text):
         UNLOCKED_IOCTL_RE.search(text) and (has_define or STRUCT_MUTEX_RE.search(text)))
 
 
+def generated(text, code):
+    """Yield (kind, name, offset, handler, lock) for each generator's use.
+
+    A DEFINE_BKL_SHIM_USER() also yields (None, ...) first, naming the
+    handler that its shim annotates.
+    """
+    # Macro arguments as the preprocessor sees them: comments gone, strings
+    # kept; made for the first generator, as most files have none.
+    args_text = None
+    for m in GENERATOR_RE.finditer(code):
+        if not word_at(code, m):
+            continue
+        if args_text is None:
+            args_text = COMMENT_RE.sub(blank_match, text)
+        args, _ = split_args(args_text, m.end() - 1)
+        if not args:
+            continue
+        kind, hidx, lockspec = GENERATORS[m.group(1)]
+        args = [stringify(a) for a in args]
+        if len(args) <= max(hidx, lockspec if isinstance(lockspec, int) else 0):
+            continue
+        if lockspec is None:
+            lock = "BKL"
+        elif lockspec == "guard":
+            lock = "%s(%s)" % (args[2], args[3]) if len(args) > 3 else "?"
+        else:
+            lock = args[lockspec]
+        handler = args[hidx]
+        if m.group(1) == "DEFINE_BKL_SHIM_USER":
+            yield None, None, m.start(), handler, None
+        yield kind, args[0], m.start(), handler, lock
+
+
 def scan_file(path, rel, kbuild, records):
     with open(path, errors="replace") as f:
         text = f.read()
@@ -135,9 +168,6 @@ def scan_file(path, rel, kbuild, records):
     if not (uses and other_uses(text)) and not could_be_candidate(text):
         return
     code = blank(text)
-    # Macro arguments as the preprocessor sees them: comments gone, strings
-    # kept; made for the first generator, as most files have none.
-    args_text = None
     # what builds the file: looked up for the first record, as most files
     # have none
     built_by = []
@@ -159,28 +189,11 @@ def scan_file(path, rel, kbuild, records):
         })
 
     shims = set()
-    for m in GENERATOR_RE.finditer(code):
-        if not word_at(code, m):
-            continue
-        if args_text is None:
-            args_text = COMMENT_RE.sub(blank_match, text)
-        args, _ = split_args(args_text, m.end() - 1)
-        if not args:
-            continue
-        kind, hidx, lockspec = GENERATORS[m.group(1)]
-        args = [stringify(a) for a in args]
-        if len(args) <= max(hidx, lockspec if isinstance(lockspec, int) else 0):
-            continue
-        if lockspec is None:
-            lock = "BKL"
-        elif lockspec == "guard":
-            lock = "%s(%s)" % (args[2], args[3]) if len(args) > 3 else "?"
-        else:
-            lock = args[lockspec]
-        handler = args[hidx]
-        if m.group(1) == "DEFINE_BKL_SHIM_USER":
+    for kind, name, offset, handler, lock in generated(text, code):
+        if kind is None:
             shims.add(handler)
-        add(kind, args[0], m.start(), handler, lock)
+            continue
+        add(kind, name, offset, handler, lock)
 
     if rel in LAYER_FILES:
         return
