@@ -224,9 +224,6 @@ def restore_macros(text, macros):
 # patches under another spelling (no such word is in the file), and gets its
 # own back afterwards.
 MASKS = {"ioctl": "i0ctl", "lock_kernel": "l0ck_kernel", "unlock_kernel": "unl0ck_kernel"}
-IOCTL_DESIGNATOR_RE = re.compile(r"(?:\.\s*(ioctl)\s*=|^\s*(ioctl)\s*:)\s*(\w+)", re.M)
-UNLOCKED_DESIGNATOR_RE = re.compile(r"(?:\.\s*unlocked_ioctl\s*=|^\s*unlocked_ioctl\s*:)\s*(\w+)",
-                                    re.M)
 
 
 def ioctl_sites(text):
