@@ -340,9 +340,9 @@ def lost(before, after, kernel=None):
     points, and no era from 2.6.36 compiles an .ioctl that before did not
     (a driver that had an entry point anywhere has one on 5.9 and later)."""
     old, new = model(before), model(after)
+    had = undefined_today(before, inits=old)
     problems = ["%s: %s, which Linux 5.9 and later name, is not defined for them" % pair
-                for pair in undefined_today(after, inits=new)
-                if pair not in undefined_today(before, inits=old)]
+                for pair in undefined_today(after, inits=new) if pair not in had]
     pairs = {}
     for init in old:
         pairs.setdefault(init.name, []).append(init)
