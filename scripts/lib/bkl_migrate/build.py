@@ -151,7 +151,9 @@ def check_build(kdir, layer, files, tree):
     with tempfile.TemporaryDirectory(prefix="bkl-migrate-build.") as tmp:
         top = os.path.join(tmp, "src")
         for d, members in sorted(by_dir.items()):
-            base = tree if whole and os.path.commonpath([tree, d]) == tree else d
+            # the whole tree, copied once, or each directory alone
+            alone = not (whole and os.path.commonpath([tree, d]) == tree)
+            base = d if alone else tree
             if not os.path.exists(top):
                 shutil.copytree(base, top, symlinks=True, ignore=shutil.ignore_patterns(
                     "*.o", "*.ko", "*.mod*", ".*.cmd", ".git"))
@@ -167,7 +169,7 @@ def check_build(kdir, layer, files, tree):
                 out = compile_objects(kdir, layer, copy, objs, top)
             for f, o in zip(members, objs):
                 results[f] = classify(out, f, os.path.exists(os.path.join(copy, o)))
-            if base is d:
+            if alone:
                 shutil.rmtree(top)
     return results
 

@@ -111,10 +111,13 @@ def definitions_of(text, fn):
         end = closing_brace(code, m.end() - 1)
         if end is not None:
             found.append((m.start() + len(m.group(1)), m.end() - 1, end))
-    if found or not re.search(r"^[\w \t*]*\b%s\s*\(" % re.escape(fn), code, re.M):
+    # else a head split by #ifdef, whose brace no single match reaches
+    split = list(re.finditer(r"^[\w \t*]*\b%s\s*\(" % re.escape(fn), code, re.M)) \
+        if not found else []
+    if not split:
         return found
     cond = Conditionals(text)
-    for m in re.finditer(r"^[\w \t*]*\b%s\s*\(" % re.escape(fn), code, re.M):
+    for m in split:
         if not cond.branches_at(m.start()):
             continue
         view = blank(branch_view(text, m.start(), cond))
