@@ -12,6 +12,7 @@
 count_boot() { count_tap "$TESTING/boot" "$@"; }
 
 tier_oot() {
+	local krel
 	setup_tree 6.12 || return
 	"$INSTALL/setup" --packages-only --package linux-headers-amd64 --package dkms >/dev/null ||
 		{ fail "set up linux-headers-amd64 and dkms"; return; }
@@ -19,10 +20,11 @@ tier_oot() {
 	oot_multiversion
 	# the guest loads what DKMS installed: the layer's package and the
 	# sample's, a vendor's driver built against it
-	if oot_dkms_install; then
+	krel=$("$INSTALL/modules" --release 2>/dev/null) || { fail "dkms: the headers' release"; return; }
+	if oot_dkms_install "$krel"; then
 		count_boot -j "$JOBS" --dkms distro
 	fi
-	oot_dkms_remove
+	oot_dkms_remove "$krel"
 }
 
 # Drivers written for many kernel versions (the multiversion fixtures of
@@ -120,16 +122,28 @@ oot_shim_refused() {
 
 # DKMS, as a distribution's user runs it: add, build and install for the
 # kernel of Debian's headers, then remove.
-# dkms_package NAME VERSION KREL SRC LOG: SRC (its dkms.conf and sources)
-# added, built and installed as NAME/VERSION for KREL; the modules it names
-# must be in /lib/modules/KREL/updates/dkms, made for KREL.
+
+# The two packages: the layer's (as "make dkms-source" stages it) and the
+# ported sample's, a vendor's.
+readonly LAYER_DKMS_CONF=$REPO/dkms.conf
+readonly SAMPLE_DKMS_CONF=$REPO/samples/locked_ioctl/legacy_ioctl/dkms.conf
+
+# dkms_id CONF: NAME/VERSION, as the dkms.conf CONF names its package.
+dkms_id() {
+	sed -n 's/^PACKAGE_NAME="\(.*\)"$/\1/p; s/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$1" | paste -sd/
+}
+
+# dkms_package KREL SRC LOG: SRC (its dkms.conf and sources) added, built
+# and installed for KREL as the package its dkms.conf names; the modules it
+# names must be in /lib/modules/KREL/updates/dkms, made for KREL.
 dkms_package() {
-	local name=$1 ver=$2 krel=$3 src=$4 log=$5 m
-	dkms remove "$name/$ver" --all >/dev/null 2>&1 || true
-	rm -rf "/usr/src/$name-$ver" && cp -r "$src" "/usr/src/$name-$ver"
-	dkms add "$name/$ver" >>"$log" 2>&1 &&
-	dkms build "$name/$ver" -k "$krel" >>"$log" 2>&1 &&
-	dkms install "$name/$ver" -k "$krel" >>"$log" 2>&1 || return 1
+	local krel=$1 src=$2 log=$3 id m
+	id=$(dkms_id "$src/dkms.conf")
+	dkms remove "$id" --all >/dev/null 2>&1 || true
+	rm -rf "/usr/src/${id/\//-}" && cp -r "$src" "/usr/src/${id/\//-}"
+	dkms add "$id" >>"$log" 2>&1 &&
+	dkms build "$id" -k "$krel" >>"$log" 2>&1 &&
+	dkms install "$id" -k "$krel" >>"$log" 2>&1 || return 1
 	for m in $(sed -n 's/^BUILT_MODULE_NAME\[[0-9]*\]="\(.*\)"$/\1/p' "$src/dkms.conf"); do
 		[ "$(modinfo -F vermagic "/lib/modules/$krel/updates/dkms/$m.ko" 2>/dev/null |
 			cut -d' ' -f1)" = "$krel" ] || { echo "$m.ko is not installed for $krel" >>"$log"; return 1; }
@@ -139,18 +153,17 @@ dkms_package() {
 # The layer as a DKMS package, and the sample legacy driver, ported by
 # bkl-migrate, as a vendor's package of its own that DKMS builds against
 # it (BUILD_DEPENDS, the layer's headers and its Module.symvers), both
-# installed for Debian's kernel; the distro guest loads them.
+# installed for Debian's kernel KREL; the distro guest loads them.
 oot_dkms_install() {
-	local ver krel log=$LOGS/oot-dkms.log stage=$BUILD/test/oot-dkms symvers
-	ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$REPO/dkms.conf")
-	krel=$("$INSTALL/modules" --release 2>/dev/null) || { fail "dkms: the headers' release"; return 1; }
+	local krel=$1 layer log=$LOGS/oot-dkms.log stage=$BUILD/test/oot-dkms symvers
+	layer=$(dkms_id "$LAYER_DKMS_CONF")
 	: >"$log"
 	rm -rf "$stage" && "$INSTALL/modules" --dkms-source "$stage/layer" >/dev/null
-	symvers=/var/lib/dkms/locked-ioctl/$ver/$krel/$(uname -m)/Module.symvers
-	if dkms_package locked-ioctl "$ver" "$krel" "$stage/layer" "$log" && [ -s "$symvers" ]; then
-		pass "dkms add, build and install locked-ioctl/$ver for $krel (its Module.symvers kept)"
+	symvers=/var/lib/dkms/$layer/$krel/$(uname -m)/Module.symvers
+	if dkms_package "$krel" "$stage/layer" "$log" && [ -s "$symvers" ]; then
+		pass "dkms add, build and install $layer for $krel (its Module.symvers kept)"
 	else
-		fail "dkms add, build and install locked-ioctl/$ver for $krel (its Module.symvers kept)" \
+		fail "dkms add, build and install $layer for $krel (its Module.symvers kept)" \
 			"$(tail -n 30 "$log"; ls -l "/lib/modules/$krel/updates/dkms" "$symvers" 2>&1)"
 		return 1
 	fi
@@ -160,7 +173,7 @@ oot_dkms_install() {
 		fail "dkms: bkl-migrate ports the sample legacy driver" "$(tail -n 20 "$log")"
 		return 1
 	fi
-	if dkms_package legacy-ioctl 1.0 "$krel" "$stage/legacy" "$log"; then
+	if dkms_package "$krel" "$stage/legacy" "$log"; then
 		pass "dkms: the ported sample, a package of its own (BUILD_DEPENDS locked-ioctl), builds and installs for $krel"
 	else
 		fail "dkms: the ported sample, a package of its own (BUILD_DEPENDS locked-ioctl), builds and installs for $krel" \
@@ -169,19 +182,18 @@ oot_dkms_install() {
 	fi
 }
 
-# Both packages removed, their modules and the layer's Module.symvers gone.
+# Both packages removed for KREL, their modules and the layer's
+# Module.symvers gone.
 oot_dkms_remove() {
-	local ver krel log=$LOGS/oot-dkms.log dst
-	ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$REPO/dkms.conf")
-	krel=$("$INSTALL/modules" --release 2>/dev/null) || return
-	dst=/lib/modules/$krel/updates/dkms
-	if dkms remove legacy-ioctl/1.0 --all >>"$log" 2>&1 &&
-	   dkms remove "locked-ioctl/$ver" --all >>"$log" 2>&1 &&
+	local krel=$1 log=$LOGS/oot-dkms.log dst=/lib/modules/$1/updates/dkms layer sample
+	layer=$(dkms_id "$LAYER_DKMS_CONF") sample=$(dkms_id "$SAMPLE_DKMS_CONF")
+	if dkms remove "$sample" --all >>"$log" 2>&1 &&
+	   dkms remove "$layer" --all >>"$log" 2>&1 &&
 	   [ ! -e "$dst/bkl.ko" ] && [ ! -e "$dst/legacy_ioctl.ko" ] &&
-	   [ ! -e "/var/lib/dkms/locked-ioctl/$ver/$krel" ]; then
+	   [ ! -e "/var/lib/dkms/$layer/$krel" ]; then
 		pass "dkms remove takes both packages' modules away again"
 	else
 		fail "dkms remove takes both packages' modules away again" "$(tail -n 10 "$log"; ls -l "$dst" 2>&1)"
 	fi
-	rm -rf "/usr/src/legacy-ioctl-1.0" "/usr/src/locked-ioctl-$ver"
+	rm -rf "/usr/src/${sample/\//-}" "/usr/src/${layer/\//-}"
 }
