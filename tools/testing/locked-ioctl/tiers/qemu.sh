@@ -24,11 +24,7 @@ tier_qemu() {
 	done
 	rm -f "$(qemu_build)/.locked-ioctl-built"
 	# make run's tree: its migrated guest only, as before
-	if [ -n "$QEMU_TREE" ]; then
-		count_boot -j "$JOBS" "${BOOT_ARGS[@]}" migrated
-	else
-		count_boot -j "$JOBS" "${BOOT_ARGS[@]}"
-	fi
+	count_boot -j "$JOBS" "${BOOT_ARGS[@]}" ${QEMU_TREE:+migrated}
 	# shellcheck disable=SC2034 # lib/trees.sh's qemu_kernel reads it
 	[ ! -f "$(qemu_build)/.locked-ioctl-built" ] || QEMU_KERNEL_READY=1
 }
