@@ -61,7 +61,6 @@ coccinelle needs libpython3-dev for their Python rules).
 import argparse
 import concurrent.futures
 import os
-import re
 import subprocess
 import sys
 import tempfile
@@ -74,7 +73,7 @@ from .build import build_check, check_build, layer_dir
 from .cocci import annotate, check_spatch
 from .convert import conversion
 from .entrypoints import kernel_version
-from .files import TreeWrites, canonical, diff, read
+from .files import TreeWrites, canonical, diff, read, tree_version
 from .groups import resolve_dropped, resolve_groups, resolve_restores
 from .kconfig import add_depends_on_bkl, find_kconfig, kconfig_symbol, needs_bkl
 from .selfcheck import check as self_check
@@ -217,18 +216,10 @@ def advance(steps, error):
 
 
 def tree_kernel(tree):
-    """The version of the kernel tree at tree (its Makefile's VERSION,
-    PATCHLEVEL and SUBLEVEL), or None for a driver's own directory."""
-    try:
-        with open(os.path.join(tree, "Makefile"), errors="replace") as f:
-            head = f.read(4096)
-    except OSError:
-        return None
-    parts = [re.search(r"^%s\s*=\s*(\d+)\s*$" % k, head, re.M)
-             for k in ("VERSION", "PATCHLEVEL", "SUBLEVEL")]
-    if not all(parts):
-        return None
-    return kernel_version(*(int(p.group(1)) for p in parts))
+    """KERNEL_VERSION() of the kernel tree at tree, or None for a driver's
+    own directory."""
+    version = tree_version(tree)
+    return kernel_version(*version) if version else None
 
 
 def convert_all(files, args, tree):

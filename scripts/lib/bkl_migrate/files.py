@@ -4,6 +4,7 @@ each write at once, one path for each file, and the whole run undone when
 it cannot be done whole (TreeWrites)."""
 import difflib
 import os
+import re
 import shutil
 
 
@@ -11,6 +12,22 @@ def read(path):
     # Old drivers are not all UTF-8: keep every byte as it is.
     with open(path, errors="surrogateescape") as f:
         return f.read()
+
+
+def tree_version(tree):
+    """(VERSION, PATCHLEVEL, SUBLEVEL) of the kernel tree at tree, from its
+    top Makefile, or None where it has no such three (a driver's own
+    directory)."""
+    try:
+        with open(os.path.join(tree, "Makefile"), errors="replace") as f:
+            head = f.read(4096)
+    except OSError:
+        return None
+    parts = [re.search(r"^%s\s*=\s*(\d+)\s*$" % k, head, re.M)
+             for k in ("VERSION", "PATCHLEVEL", "SUBLEVEL")]
+    if not all(parts):
+        return None
+    return tuple(int(p.group(1)) for p in parts)
 
 
 def canonical(path):

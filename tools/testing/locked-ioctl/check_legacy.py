@@ -57,7 +57,7 @@ LEGACY = os.path.join(HERE, "legacy")
 MIGRATE = os.path.join(REPO, "scripts", "bkl-migrate")
 sys.path.insert(0, os.path.join(REPO, "scripts", "lib"))
 from bkl_migrate.csource import closing_brace, fops_bodies  # noqa: E402
-from bkl_migrate.files import read  # noqa: E402
+from bkl_migrate.files import read, tree_version  # noqa: E402
 from bkl_users.csource import blank, functions  # noqa: E402
 from bkl_users.kbuild import Kbuild  # noqa: E402
 sys.path.insert(0, LEGACY)
@@ -78,15 +78,6 @@ class UsageError(Exception):
 def run(cmd, **kw):
     return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                           errors="replace", check=False, **kw)
-
-
-def tree_version(tree):
-    try:
-        mk = read(os.path.join(tree, "Makefile"))
-    except OSError:
-        return None
-    v = [re.search(r"^%s = (\S*)" % k, mk, re.M) for k in ("VERSION", "PATCHLEVEL", "SUBLEVEL")]
-    return ".".join(m.group(1) for m in v) if all(v) else None
 
 
 def link_copy(src, dst):
@@ -418,10 +409,10 @@ def main(argv):
     ap.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1, metavar="N")
     args = ap.parse_args(argv)
     try:
-        if os.path.isfile(os.path.join(args.tree, "Makefile")) and \
-                tree_version(args.tree) != "2.6.34":
+        version = tree_version(args.tree)
+        if os.path.isfile(os.path.join(args.tree, "Makefile")) and version != (2, 6, 34):
             raise UsageError("%s: not a Linux 2.6.34 tree (Makefile says %s)"
-                             % (args.tree, tree_version(args.tree)))
+                             % (args.tree, "%d.%d.%d" % version if version else None))
         if args.seeds and len(seed_files(os.path.abspath(args.seeds))[0]) != 5:
             raise UsageError("--seeds %s: the patches 002-006 (00[2-6]-*.patch) are not all "
                              "there" % args.seeds)
